@@ -1,0 +1,81 @@
+# cgroup namespaces as a patch series on Debian's kernel: the one entry point.
+# "make help" lists the targets; README.md explains them.
+
+KVER    ?= 6.1
+VARIANT ?= patched
+DEBUG   ?= 0
+ACCEL   ?= tcg
+TIMEOUT ?= 1200
+O       ?= build
+BUILD   := $(abspath $(O))
+export ACCEL TIMEOUT
+
+S        := $(CURDIR)/scripts
+SUFFIX   := $(if $(filter 1,$(DEBUG)),-debug)
+KDIR     := $(BUILD)/$(KVER)
+TREE     := $(KDIR)/$(VARIANT)$(SUFFIX)
+BZIMAGE  := $(TREE)/arch/x86/boot/bzImage
+TESTOUT  := $(KDIR)/tests
+RESULTS  := $(KDIR)/results
+
+.PHONY: all help setup extract prepare config kernel tests suite check-variant \
+	run shell kernel-path check check-debug checkpatch bisect mail refresh clean
+
+all: setup kernel tests suite
+
+help:
+	@echo "make [KVER=6.1|6.12] [VARIANT=stock|base|patched] [DEBUG=1] [ACCEL=tcg|kvm] [O=dir]"
+	@echo "  all (default)  set up, build the kernel, boot it, run the suite"
+	@echo "  check          the tests: stock, base and patched of 6.1, checkpatch"
+	@echo "  check-variant  build + suite for one KVER/VARIANT"
+	@echo "  run CMD='..' [EXTRA=dir]  boot the kernel and run CMD instead of the suite"
+	@echo "  shell          interactive busybox shell on the kernel"
+	@echo "  kernel-path    print the bzImage path (use make -s)"
+	@echo "  checkpatch bisect mail refresh   maintainer workflow (README)"
+	@echo "  setup extract prepare config kernel tests   single steps"
+	@echo "  clean          remove $(O)/"
+
+setup:
+	@$(S)/setup.sh
+
+extract: setup
+	@STEP=extract $(S)/extract-tree.sh $(KVER) $(KDIR)/stock
+
+prepare: extract
+	@$(S)/prepare-variant.sh $(KVER) $(VARIANT) $(TREE)
+
+config: prepare
+	@$(S)/config-kernel.sh $(TREE) $(DEBUG)
+
+kernel: config
+	@$(S)/build-kernel.sh $(TREE)
+
+tests: extract
+	@echo "[tests] building test binaries into $(TESTOUT)" >&2
+	@$(MAKE) -s -C tests KSRC=$(KDIR)/stock OUT=$(TESTOUT) || \
+		{ echo "ERROR [tests]: building the test binaries failed" >&2; exit 1; }
+
+suite:
+	@DEBUG_SUFFIX=$(SUFFIX) $(S)/run-suite.sh $(KVER) $(VARIANT) $(TREE) $(TESTOUT) $(RESULTS)
+
+check-variant: kernel tests suite
+
+# Several runs may share a build dir: each gets its own initramfs and log.
+run: kernel
+	@f=$$(mktemp $(KDIR)/run.XXXXXX) && trap 'rm -f $$f $$f.console' EXIT && \
+	$(S)/mkinitramfs.sh $$f $(if $(EXTRA),-e $(abspath $(EXTRA))) -c "$${CMD:-uname -a}" && \
+	$(S)/boot.sh $(BZIMAGE) $$f $$f.console cmd
+
+shell: kernel
+	@$(S)/mkinitramfs.sh $(KDIR)/shell.cpio.gz $(if $(EXTRA),-e $(EXTRA)) -t $(TESTOUT)
+	@$(S)/boot.sh $(BZIMAGE) $(KDIR)/shell.cpio.gz /dev/null shell
+
+kernel-path:
+	@test -f $(BZIMAGE) || { echo "ERROR: $(BZIMAGE) not built (make kernel)" >&2; exit 1; }
+	@echo $(BZIMAGE)
+
+check: setup
+	@$(S)/check.sh $(KVER)
+
+clean:
+	rm -rf $(BUILD)

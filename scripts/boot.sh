@@ -1,0 +1,61 @@
+#!/bin/bash
+# Boot KERNEL with INITRD in QEMU and carry the guest's exit status out.
+# The console (ttyS0, kernel messages) goes to CONSOLE_LOG; the guest's
+# output (ttyS1) goes to stdout.  QEMU always runs under a hard timeout.
+#
+# usage: boot.sh KERNEL INITRD CONSOLE_LOG MODE
+#   MODE: suite | cmd | shell (shell: console on this terminal, no ttyS1)
+# env:  ACCEL=tcg|kvm  TIMEOUT=seconds  MEM=MiB  APPEND="extra cmdline"
+set -euo pipefail
+STEP=boot
+. "$(dirname "$0")/lib.sh"
+
+KERNEL=${1:?usage: boot.sh KERNEL INITRD CONSOLE_LOG MODE}
+INITRD=${2:?}
+CONSOLE_LOG=${3:?}
+MODE=${4:-suite}
+ACCEL=${ACCEL:-tcg}
+TIMEOUT=${TIMEOUT:-1200}
+MEM=${MEM:-1024}
+
+[ -f "$KERNEL" ] || die "no kernel at $KERNEL (make kernel)"
+[ -f "$INITRD" ] || die "no initramfs at $INITRD"
+command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 missing (make setup)"
+case "$ACCEL" in
+tcg) cpu=max ;;
+kvm) cpu=host ;;
+*) die "unknown ACCEL '$ACCEL' (tcg or kvm)" ;;
+esac
+
+# panic=-1 and -no-reboot: a panic or "reboot -f" ends QEMU at once.
+append="console=ttyS0 panic=-1 oops=panic loglevel=6 cgns.mode=$MODE ${APPEND:-}"
+qemu=(qemu-system-x86_64 -accel "$ACCEL" -cpu "$cpu" -smp 2 -m "$MEM"
+	-kernel "$KERNEL" -initrd "$INITRD" -append "$append"
+	-display none -no-reboot -nodefaults)
+
+if [ "$MODE" = shell ]; then
+	say "interactive shell; 'reboot -f' leaves (timeout ${TIMEOUT}s)"
+	exec timeout --foreground "$TIMEOUT" "${qemu[@]}" -serial mon:stdio
+fi
+
+OUT=$(mktemp)
+trap 'rm -f "$OUT"' EXIT
+say "booting $KERNEL ($ACCEL, timeout ${TIMEOUT}s, console: $CONSOLE_LOG)"
+set +e
+timeout -k 10 "$TIMEOUT" "${qemu[@]}" -serial "file:$CONSOLE_LOG" \
+	-chardev "file,id=out,path=/dev/stdout" -serial chardev:out </dev/null |
+	tr -d '\r' | tee "$OUT" | grep -v '^CGNS-EXIT='
+qrc=${PIPESTATUS[0]}
+set -e
+
+rc=$(sed -n 's/^CGNS-EXIT=\([0-9]*\)$/\1/p' "$OUT" | tail -1)
+if [ -z "$rc" ]; then
+	tail -25 "$CONSOLE_LOG" >&2 || true
+	if [ "$qrc" -eq 124 ] || [ "$qrc" -eq 137 ]; then
+		die "guest did not finish within ${TIMEOUT}s (console: $CONSOLE_LOG)"
+	fi
+	grep -q 'Kernel panic' "$CONSOLE_LOG" && die "guest kernel panicked (console: $CONSOLE_LOG)"
+	die "guest ended without an exit status (qemu rc=$qrc, console: $CONSOLE_LOG)"
+fi
+say "guest exited with status $rc"
+exit "$rc"

@@ -1,0 +1,58 @@
+#!/bin/sh
+# Build a gzipped cpio initramfs: busybox-static, initramfs/init and
+# run-tests, util-linux's unshare/nsenter/lsns with their shared libraries,
+# the test binaries, and optionally the caller's files and command.
+#
+# usage: mkinitramfs.sh OUT.cpio.gz [-t TESTDIR] [-e EXTRADIR] [-c CMD]
+set -eu
+STEP=initramfs
+. "$(dirname "$0")/lib.sh"
+
+OUT=${1:?usage: mkinitramfs.sh OUT.cpio.gz [-t TESTDIR] [-e EXTRADIR] [-c CMD]}
+shift
+TESTS= EXTRA= CMD=
+while getopts t:e:c: o; do
+	case "$o" in
+	t) TESTS=$OPTARG ;;
+	e) EXTRA=$OPTARG ;;
+	c) CMD=$OPTARG ;;
+	*) die "bad option" ;;
+	esac
+done
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+BUSYBOX=/bin/busybox
+dpkg-query -W -f='${Status}' busybox-static 2>/dev/null | grep -q ' installed' ||
+	die "busybox-static is not installed (make setup)"
+
+ROOT=$(mktemp -d "${TMPDIR:-/tmp}/cgns-initramfs.XXXXXX")
+trap 'rm -rf "$ROOT"' EXIT
+mkdir -p "$ROOT/bin" "$ROOT/usr/bin" "$ROOT/proc" "$ROOT/sys" "$ROOT/dev" \
+	"$ROOT/tmp" "$ROOT/etc" "$ROOT/tests/bin" "$ROOT/root"
+cp "$BUSYBOX" "$ROOT/bin/busybox"
+cp "$TOP/initramfs/init" "$ROOT/init"
+cp "$TOP/initramfs/run-tests" "$ROOT/bin/run-tests"
+printf 'root:x:0:0:root:/root:/bin/sh\nnobody:x:65534:65534:nobody:/:/bin/sh\n' >"$ROOT/etc/passwd"
+printf 'root:x:0:\nnogroup:x:65534:\n' >"$ROOT/etc/group"
+
+# util-linux's tools know the cgroup namespace; busybox's applets do not.
+# Copy them with the libraries the dynamic loader needs.
+for tool in unshare nsenter lsns; do
+	path=$(command -v "$tool") || die "$tool not found (util-linux)"
+	cp "$path" "$ROOT/usr/bin/$tool"
+	ldd "$path" | sed -n 's/.*=> \(\/[^ ]*\).*/\1/p; s/^[[:space:]]*\(\/[^ ]*\) (.*/\1/p' |
+		while read -r lib; do
+			mkdir -p "$ROOT$(dirname "$lib")"
+			cp -L "$lib" "$ROOT$lib"
+		done
+done
+[ -d "$TESTS" ] && cp -a "$TESTS"/. "$ROOT/tests/bin/"
+if [ -n "$EXTRA" ]; then
+	[ -d "$EXTRA" ] || die "EXTRA=$EXTRA is not a directory"
+	mkdir -p "$ROOT/extra"
+	cp -a "$EXTRA"/. "$ROOT/extra/"
+fi
+[ -z "$CMD" ] || printf '%s\n' "$CMD" >"$ROOT/cmd"
+
+(cd "$ROOT" && find . | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) | gzip -1 >"$OUT.tmp"
+mv "$OUT.tmp" "$OUT"
+say "wrote $OUT ($(du -k "$OUT" | cut -f1) KiB)"

@@ -1,0 +1,93 @@
+#!/bin/sh
+# Make the source tree of one variant:
+#   stock    the extracted Debian tree, untouched (the upstream reference)
+#   base     stock + patches/base/$KVER/*.patch (cgroup namespaces removed)
+#   patched  base + every patch listed in ./series, in order
+# Each variant is a git worktree of the stock repository, built in place.
+# Patches are applied with "git am": no fuzz, so a patch that does not apply
+# exactly stops here, named, and the worktree is reset to where it started.
+#
+# usage: prepare-variant.sh KVER VARIANT TREE [SUFFIX]
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+KVER=${1:?usage: prepare-variant.sh KVER VARIANT TREE}
+VARIANT=${2:?}
+TREE=${3:?}
+check_kver "$KVER"
+check_variant "$VARIANT"
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+STOCK=$(dirname "$TREE")/stock
+git -C "$STOCK" rev-parse -q --verify refs/tags/stock >/dev/null ||
+	die "$STOCK is not extracted (make extract KVER=$KVER)"
+
+# The commits we make must not depend on who runs this or when: the
+# base commit id is quoted by the cover letter.
+export GIT_COMMITTER_NAME="Cgroupns Pipeline" GIT_COMMITTER_EMAIL="cgroupns-dev@example.org"
+export GIT_AUTHOR_NAME="$GIT_COMMITTER_NAME" GIT_AUTHOR_EMAIL="$GIT_COMMITTER_EMAIL"
+export GIT_COMMITTER_DATE="2000-01-01T00:00:00Z"
+
+base_patches() {
+	ls "$TOP/patches/base/$KVER/"*.patch 2>/dev/null || true
+}
+
+series_patches() {
+	[ -f "$TOP/series" ] || return 0
+	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' -e "s|^|$TOP/patches/|" "$TOP/series"
+}
+
+case "$VARIANT" in
+stock) list= ;;
+base)
+	list=$(base_patches)
+	[ -n "$list" ] || die "no base patch for $KVER in patches/base/$KVER/"
+	;;
+patched)
+	list="$(base_patches) $(series_patches)"
+	for p in $(series_patches); do
+		[ -f "$p" ] || die "series names ${p#"$TOP"/}, which does not exist"
+	done
+	[ -n "$(base_patches)" ] || die "no base patch for $KVER in patches/base/$KVER/"
+	;;
+esac
+
+# Skip all work when the tree already holds exactly these patches.
+# shellcheck disable=SC2086
+want=$( { git -C "$STOCK" rev-parse stock; [ -z "$list" ] || cat $list; } | sha1sum | cut -d' ' -f1)
+if [ -f "$TREE/.variant-stamp" ] && [ "$(cat "$TREE/.variant-stamp")" = "$want" ] &&
+	[ -z "$(git -C "$TREE" status --porcelain --untracked-files=no)" ]; then
+	say "$VARIANT tree up to date ($(git -C "$TREE" rev-parse --short HEAD))"
+	exit 0
+fi
+
+if [ "$TREE" != "$STOCK" ] && [ ! -e "$TREE/.git" ]; then
+	say "creating worktree $TREE"
+	rm -rf "$TREE"
+	git -C "$STOCK" worktree prune
+	git -C "$STOCK" worktree add -q --detach "$TREE" stock
+fi
+
+rm -f "$TREE/.variant-stamp"
+git -C "$TREE" am --abort >/dev/null 2>&1 || true
+# Reset tracked files only: build output (ignored by the kernel's
+# .gitignore) stays, so a rebuild is incremental.
+git -C "$TREE" checkout -q -f --detach stock
+git -C "$TREE" clean -q -f -d -e '.*' >/dev/null 2>&1 || true
+
+n=0
+for p in $list; do
+	n=$((n + 1))
+	name=${p#"$TOP"/}
+	if ! git -C "$TREE" am -q --keep-cr --committer-date-is-author-date "$p" >"$TREE/.am.log" 2>&1; then
+		sed 's/^/    /' "$TREE/.am.log" >&2
+		git -C "$TREE" am --abort >/dev/null 2>&1 || true
+		git -C "$TREE" checkout -q -f --detach stock
+		die "patch $n ($name) does not apply to the $VARIANT tree of $KVER"
+	fi
+	case "$name" in
+	patches/base/*) git -C "$TREE" tag -f "base" >/dev/null ;;
+	esac
+done
+rm -f "$TREE/.am.log"
+echo "$want" >"$TREE/.variant-stamp"
+say "$VARIANT tree ready: $n patch(es), HEAD $(git -C "$TREE" rev-parse --short HEAD)"

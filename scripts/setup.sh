@@ -1,0 +1,37 @@
+#!/bin/sh
+# Install the Debian packages the pipeline needs, or print the exact command
+# when we are not root.  Safe to run again: it only acts on what is missing.
+set -eu
+STEP=setup
+. "$(dirname "$0")/lib.sh"
+
+PKGS="linux-source-6.1 linux-source-6.12 build-essential gcc make bc flex bison
+libelf-dev libssl-dev qemu-system-x86 busybox-static cpio ccache util-linux
+kmod xz-utils git perl python3 gawk"
+
+missing=
+for p in $PKGS; do
+	st=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
+	case "$st" in
+	*" installed") ;;
+	*) missing="$missing $p" ;;
+	esac
+done
+if [ -z "$missing" ]; then
+	say "all packages present"
+	exit 0
+fi
+
+cmd="apt-get install -y --no-install-recommends$missing"
+if [ "$(id -u)" -ne 0 ]; then
+	die "missing packages:$missing
+run as root:  apt-get update && $cmd"
+fi
+say "installing:$missing"
+export DEBIAN_FRONTEND=noninteractive
+# An old or empty package list makes apt fail to find linux-source-*.
+apt-get update -q >/dev/null || die "apt-get update failed"
+# shellcheck disable=SC2086
+apt-get install -y -q --no-install-recommends $missing >/dev/null ||
+	die "apt-get install failed:$missing"
+say "installed"

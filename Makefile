@@ -19,7 +19,8 @@ TESTOUT  := $(KDIR)/tests
 RESULTS  := $(KDIR)/results
 
 .PHONY: all help setup extract prepare config kernel tests suite check-variant \
-	run shell kernel-path check check-debug checkpatch bisect mail refresh clean
+	run shell kernel-path check check-debug checkpatch bisect mail refresh \
+	roundtrip clean
 
 all: setup kernel tests suite
 
@@ -79,3 +80,33 @@ check: setup
 
 clean:
 	rm -rf $(BUILD)
+
+# ---- maintainer workflow (README: "For maintainers") ----
+PATCHED  := $(KDIR)/patched
+V        ?= 1
+
+checkpatch: extract
+	@$(S)/checkpatch.sh $(KDIR)/stock
+
+mail:
+	@$(MAKE) -s prepare VARIANT=patched DEBUG=0
+	@$(S)/mail.sh $(PATCHED) $(BUILD)/mail $(V)
+
+refresh:
+	@test -e $(PATCHED)/.git || { echo "ERROR [refresh]: no patched tree (make prepare)" >&2; exit 1; }
+	@$(S)/refresh.sh $(PATCHED)
+
+# The exported files must be what the tree gives back, byte for byte.
+roundtrip:
+	@$(MAKE) -s prepare VARIANT=patched DEBUG=0
+	@$(S)/refresh.sh $(PATCHED) >/dev/null 2>&1
+	@git diff --quiet -- patches series || { git diff --stat -- patches series; \
+		echo "ERROR [roundtrip]: format-patch of the applied series differs from patches/" >&2; exit 1; }
+	@echo "roundtrip: patches/ and series are what the applied tree exports"
+
+bisect: extract
+	@$(S)/bisect.sh $(KVER) $(KDIR)/bisect
+
+# The series under lockdep, KASAN, kmemleak and friends (slow under TCG).
+check-debug:
+	@$(MAKE) -s check-variant VARIANT=patched DEBUG=1

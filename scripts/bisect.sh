@@ -1,0 +1,32 @@
+#!/bin/sh
+# Build the tree after each patch of ./series in order (the base alone
+# first) and name the first patch after which it does not build.  Uses its
+# own worktree, so the variants' trees are left alone.
+#
+# usage: bisect.sh KVER BISECT_TREE
+set -eu
+STEP=bisect
+. "$(dirname "$0")/lib.sh"
+
+KVER=${1:?usage: bisect.sh KVER TREE}
+TREE=${2:?}
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+S=$TOP/scripts
+
+"$S/prepare-variant.sh" "$KVER" base "$TREE"
+"$S/config-kernel.sh" "$TREE" 0
+say "building the base tree"
+"$S/build-kernel.sh" "$TREE"
+export GIT_COMMITTER_NAME="Cgroupns Pipeline" GIT_COMMITTER_EMAIL="cgroupns-dev@example.org"
+i=0
+total=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$TOP/series" | wc -l)
+for p in $(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$TOP/series"); do
+	i=$((i + 1))
+	# The tree is no longer any variant: make prepare-variant start over.
+	rm -f "$TREE/.variant-stamp"
+	git -C "$TREE" am -q --committer-date-is-author-date "$TOP/patches/$p" ||
+		{ git -C "$TREE" am --abort; die "patch $i/$total ($p) does not apply"; }
+	say "patch $i/$total: $p"
+	"$S/build-kernel.sh" "$TREE" || die "the tree does not build after patch $i/$total ($p)"
+done
+say "all $total patches build one by one"

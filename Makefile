@@ -61,11 +61,8 @@ suite:
 
 check-variant: kernel tests suite
 
-# Several runs may share a build dir: each gets its own initramfs and log.
 run: kernel
-	@f=$$(mktemp $(KDIR)/run.XXXXXX) && trap 'rm -f $$f $$f.console' EXIT && \
-	$(S)/mkinitramfs.sh $$f $(if $(EXTRA),-e $(abspath $(EXTRA))) -c "$${CMD:-uname -a}" && \
-	$(S)/boot.sh $(BZIMAGE) $$f $$f.console cmd
+	@$(S)/run.sh $(BZIMAGE) $(if $(EXTRA),-e $(EXTRA)) "$${CMD:-uname -a}"
 
 shell: kernel
 	@$(S)/mkinitramfs.sh $(KDIR)/shell.cpio.gz $(if $(EXTRA),-e $(EXTRA)) -t $(TESTOUT)

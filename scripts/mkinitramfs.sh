@@ -26,6 +26,9 @@ dpkg-query -W -f='${Status}' busybox-static 2>/dev/null | grep -q ' installed' |
 
 ROOT=$(mktemp -d "${TMPDIR:-/tmp}/cgns-initramfs.XXXXXX")
 trap 'rm -rf "$ROOT"' EXIT
+# mktemp made it 0700: as the guest's "/" that would lock out every
+# unprivileged test process.
+chmod 755 "$ROOT"
 mkdir -p "$ROOT/bin" "$ROOT/usr/bin" "$ROOT/proc" "$ROOT/sys" "$ROOT/dev" \
 	"$ROOT/tmp" "$ROOT/etc" "$ROOT/tests/bin" "$ROOT/root"
 cp "$BUSYBOX" "$ROOT/bin/busybox"

@@ -73,7 +73,7 @@ BEGIN {
 }
 /^# cgns: BEGIN / { bin = $4; plan = -1; count = 0; inbin = 1; bins++; next }
 /^# cgns: END / {
-	rc = $5; sub(/^rc=/, "", rc)
+	rc = $5; sub(/^rc=/, "", rc); rc += 0
 	if (rc >= 124) record(bin ":(exit status " rc ": crashed or timed out)", "fail")
 	else if (plan < 0 && count == 0) record(bin ":(no results, exit status " rc ")", "fail")
 	else if (plan >= 0 && count < plan) record(bin ":(" count " of " plan " results)", "fail")

@@ -1,0 +1,281 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Mounting cgroupfs from inside a cgroup namespace (behaviour 8): the
+ * mount's root is the ns root, so siblings are invisible, and mountinfo
+ * shows "/" as its root.  Unprivileged users may do it in their own
+ * user+mount+cgroup ns; a cgroupns owned by another user ns refuses.
+ *
+ * Layout: <base>/a (ns root, with a/inner), <base>/b (a sibling).
+ */
+#include "cgns_common.h"
+
+static const char *mnt(void)
+{
+	static char p[128];
+
+	snprintf(p, sizeof(p), "/tmp/%s-m", cgns_tag);
+	return p;
+}
+
+static void mnt_cleanup(void)
+{
+	/* the mounts live in private mount namespaces that died with them */
+	rmdir(mnt());
+}
+
+static void layout(void)
+{
+	cg_mkdir("a");
+	cg_mkdir("a/inner");
+	cg_mkdir("b");
+	CHECK(mkdir(mnt(), 0755) == 0, "mkdir %s", mnt());
+}
+
+/* in dir @d (an fd), does @name exist? */
+static bool has(int d, const char *name)
+{
+	return faccessat(d, name, F_OK, 0) == 0;
+}
+
+static bool pid_listed(int d, const char *file, pid_t pid)
+{
+	char buf[8192], *l, *save = NULL;
+
+	if (read_at(d, file, buf, sizeof(buf)) < 0)
+		return false;
+	for (l = strtok_r(buf, "\n", &save); l; l = strtok_r(NULL, "\n", &save))
+		if (atoi(l) == pid)
+			return true;
+	return false;
+}
+
+/*
+ * What a mount rooted at <base>/a must look like: a's children at the top,
+ * non-root cgroup files (cgroup.events, v2) present, nothing of the
+ * levels above (neither "a" nor its sibling "b"), ourselves listed.
+ */
+static void check_v2_top(int d)
+{
+	CHECK(has(d, "inner"), "the ns root's child 'inner' is not at the top");
+	CHECK(!has(d, "a") && !has(d, "b"), "cgroups above/beside the ns root visible");
+	CHECK(!has(d, cgns_tag), "the case's base cgroup is visible");
+	CHECK(has(d, "cgroup.events"), "top is not a non-root cgroup (no cgroup.events)");
+	CHECK(has(d, "cgroup.procs"), "no cgroup.procs at the top");
+	CHECK(pid_listed(d, "cgroup.procs", getpid()), "own pid not in top cgroup.procs");
+}
+
+/* Mount cgroup2 in new cgroup+mount namespaces as root */
+static int v2_mounter(void *arg)
+{
+	int d;
+
+	(void)arg;
+	CHECK(unshare(CLONE_NEWCGROUP | CLONE_NEWNS) == 0, "unshare(NEWCGROUP|NEWNS)");
+	make_mounts_private();
+	CHECK(mount("none", mnt(), "cgroup2", 0, NULL) == 0, "mount cgroup2");
+	d = open(mnt(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	CHECK(d >= 0, "open mount");
+	check_v2_top(d);
+	CHECK_STR(mountinfo_root(mnt()), "/", "mountinfo root of the new mount");
+
+	/* it is the same hierarchy: a cgroup made here appears in the host's */
+	CHECK(mkdirat(d, "made_inside", 0755) == 0, "mkdir through the ns mount");
+	CHECK(exists(cgp("a/made_inside")), "not visible as <base>/a/made_inside");
+	CHECK(unlinkat(d, "made_inside", AT_REMOVEDIR) == 0, "rmdir through the ns mount");
+	/* moving into a child through the ns mount works and reads relative */
+	CHECK(write_at(d, "inner/cgroup.procs", "0") == 0, "move into inner");
+	CHECK_STR(must_cg2_path_of(0), "/inner", "view after the move");
+	return 0;
+}
+
+static void mount_v2_root(void)
+{
+	struct helper h;
+
+	layout();
+	cg_move(getpid(), "a");
+	h = spawn(v2_mounter, NULL);
+	cg_move_out(getpid());
+	finish(&h);
+}
+
+/*
+ * Upstream shows the root of a mount made outside the ns relative to the
+ * reader's ns root: the host's /sys/fs/cgroup (the real root) from an ns
+ * rooted at <base>/a reads "/../..".
+ */
+static int outer_reader(void *arg)
+{
+	const char *want = arg;
+
+	CHECK(unshare(CLONE_NEWCGROUP) == 0, "unshare");
+	CHECK_STR(mountinfo_root(cg_root), want, "mountinfo root of the host's cgroup2 mount");
+	return 0;
+}
+
+static void host_mount_relative(void)
+{
+	char want[PATH_MAX];
+	struct helper h;
+
+	layout();
+	/* the host mount's root is "/" in the init ns, checked right here */
+	CHECK_STR(mountinfo_root(cg_root), "/", "host mount root in the init ns");
+	snprintf(want, sizeof(want), "%s", rel_path(hostp("a"), "/"));
+	cg_move(getpid(), "a");
+	h = spawn(outer_reader, want);
+	cg_move_out(getpid());
+	finish(&h);
+}
+
+/* Not a namespace case: in the init cgroupns the mount shows everything */
+static void mount_v2_init_ns(void)
+{
+	pid_t pid;
+
+	layout();
+	pid = fork();
+	CHECK(pid >= 0, "fork");
+	if (pid == 0) {
+		int d;
+
+		CHECK(unshare(CLONE_NEWNS) == 0, "unshare(CLONE_NEWNS)");
+		make_mounts_private();
+		CHECK(mount("none", mnt(), "cgroup2", 0, NULL) == 0, "mount cgroup2");
+		d = open(mnt(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		CHECK(d >= 0, "open mount");
+		CHECK(has(d, cgns_tag), "the case's cgroup is not visible at the top");
+		CHECK(!has(d, "cgroup.events"), "top of an init-ns mount is not the root");
+		CHECK_STR(mountinfo_root(mnt()), "/", "mountinfo root");
+		_exit(0);
+	}
+	reap(pid);
+}
+
+/* A v1 named hierarchy mounted from inside: rooted at the ns root too */
+static int v1_mounter(void *arg)
+{
+	char opts[128];
+	int d;
+
+	(void)arg;
+	snprintf(opts, sizeof(opts), "none,name=%s", v1_name());
+	CHECK(unshare(CLONE_NEWCGROUP | CLONE_NEWNS) == 0, "unshare(NEWCGROUP|NEWNS)");
+	make_mounts_private();
+	CHECK(mount("cgns", mnt(), "cgroup", 0, opts) == 0, "mount -t cgroup -o %s", opts);
+	d = open(mnt(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	CHECK(d >= 0, "open mount");
+	CHECK(has(d, "inner"), "v1: 'inner' not at the top");
+	CHECK(!has(d, "a") && !has(d, "b"), "v1: cgroups beside the ns root visible");
+	/* release_agent only exists in the real root of a v1 hierarchy */
+	CHECK(!has(d, "release_agent"), "v1: top is the hierarchy's real root");
+	CHECK(pid_listed(d, "cgroup.procs", getpid()), "v1: own pid not at the top");
+	CHECK_STR(mountinfo_root(mnt()), "/", "v1: mountinfo root of the new mount");
+	return 0;
+}
+
+static void mount_v1_named(void)
+{
+	char opts[128], p[256];
+	struct helper h;
+
+	layout();
+	snprintf(opts, sizeof(opts), "none,name=%s", v1_name());
+	/* hierarchies can only be created from the initial cgroupns */
+	CHECK(mkdir(v1_mnt(), 0755) == 0, "mkdir %s", v1_mnt());
+	if (mount("cgns", v1_mnt(), "cgroup", 0, opts))
+		cgns_skip("cannot mount a v1 named hierarchy (%s)", strerror(errno));
+	for (const char *s = "a\0a/inner\0b\0"; *s; s += strlen(s) + 1) {
+		snprintf(p, sizeof(p), "%s/%s", v1_mnt(), s);
+		CHECK(mkdir(p, 0755) == 0, "mkdir %s", p);
+	}
+	snprintf(p, sizeof(p), "%s/a/cgroup.procs", v1_mnt());
+	CHECK(write_file(p, "0") == 0, "v1 move into a");
+	cg_move(getpid(), "a");
+	h = spawn(v1_mounter, NULL);
+	snprintf(p, sizeof(p), "%s/cgroup.procs", v1_mnt());
+	CHECK(write_file(p, "0") == 0, "v1 move back");
+	cg_move_out(getpid());
+	finish(&h);
+}
+
+static void v1_mnt_cleanup(void)
+{
+	mnt_cleanup();
+	v1_teardown();
+}
+
+/* Unprivileged: nobody -> own user+mount+cgroup ns, mapped as root */
+static int unpriv_mounter(void *arg)
+{
+	const char *name = strrchr(mnt(), '/') + 1;
+	int d;
+
+	(void)arg;
+	/* "/" may not be searchable for nobody: work relative to /tmp */
+	CHECK(chdir("/tmp") == 0, "chdir /tmp");
+	drop_to_nobody();
+	CHECK(unshare(CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWCGROUP) == 0,
+	      "unshare(NEWUSER|NEWNS|NEWCGROUP) as nobody");
+	map_self_as_root(NOBODY, NOBODY);
+	CHECK(getuid() == 0, "not mapped to root");
+	make_mounts_private();
+	CHECK(mount("none", name, "cgroup2", 0, NULL) == 0, "mount cgroup2 in own userns");
+	d = open(name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	CHECK(d >= 0, "open mount");
+	check_v2_top(d);
+	CHECK_STR(mountinfo_root(mnt()), "/", "mountinfo root of the new mount");
+	return 0;
+}
+
+static void mount_userns_unpriv(void)
+{
+	struct helper h;
+
+	layout();
+	cg_move(getpid(), "a");
+	h = spawn(unpriv_mounter, NULL);
+	cg_move_out(getpid());
+	finish(&h);
+}
+
+/*
+ * The cgroupns belongs to the init user ns; a new user+mount ns gives us
+ * mount rights but no rights over that cgroupns: EPERM for cgroupfs,
+ * while tmpfs (the control) mounts fine.
+ */
+static int foreign_mounter(void *arg)
+{
+	(void)arg;
+	CHECK(unshare(CLONE_NEWCGROUP) == 0, "unshare(CLONE_NEWCGROUP) as root");
+	CHECK(unshare(CLONE_NEWUSER | CLONE_NEWNS) == 0, "unshare(NEWUSER|NEWNS)");
+	map_self_as_root(0, 0);
+	make_mounts_private();
+	CHECK(mount("none", mnt(), "tmpfs", 0, NULL) == 0, "control: mount tmpfs");
+	CHECK(umount2(mnt(), 0) == 0, "umount tmpfs");
+	CHECK_ERR(mount("none", mnt(), "cgroup2", 0, NULL), EPERM,
+		  "mount cgroup2 with a cgroupns of another userns");
+	return 0;
+}
+
+static void mount_foreign_cgns_eperm(void)
+{
+	struct helper h;
+
+	layout();
+	cg_move(getpid(), "a");
+	h = spawn(foreign_mounter, NULL);
+	cg_move_out(getpid());
+	finish(&h);
+}
+
+static const struct cgns_case cases[] = {
+	{ "mount_v2_init_ns", mount_v2_init_ns, 0, 0, mnt_cleanup },
+	{ "mount_v2_root", mount_v2_root, CGNS_NEED_NS, 0, mnt_cleanup },
+	{ "host_mount_relative", host_mount_relative, CGNS_NEED_NS, 0, mnt_cleanup },
+	{ "mount_v1_named", mount_v1_named, CGNS_NEED_NS, 0, v1_mnt_cleanup },
+	{ "mount_userns_unpriv", mount_userns_unpriv, CGNS_NEED_NS, 0, mnt_cleanup },
+	{ "mount_foreign_cgns_eperm", mount_foreign_cgns_eperm, CGNS_NEED_NS, 0, mnt_cleanup },
+};
+
+CGNS_MAIN(cases)

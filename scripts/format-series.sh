@@ -22,8 +22,14 @@ mkdir -p "$OUTDIR"
 rm -f "$OUTDIR"/*.patch
 # --zero-commit and --no-signature keep the files free of bytes that change
 # with every export (commit ids, git's version).
-git -C "$TREE" -c core.abbrev=12 format-patch -q --cover-letter --no-signature \
-	--zero-commit --base=base --thread=shallow -o "$OUTDIR" "$@" base..HEAD
+# The cover letter is signed by the author of the first patch, whoever
+# runs the export.
+first=$(git -C "$TREE" rev-list --reverse base..HEAD | head -1)
+git -C "$TREE" -c core.abbrev=12 \
+	-c user.name="$(git -C "$TREE" log -1 --format=%an "$first")" \
+	-c user.email="$(git -C "$TREE" log -1 --format=%ae "$first")" \
+	format-patch -q --cover-letter --no-signature --zero-commit --base=base \
+	-o "$OUTDIR" "$@" base..HEAD
 gen=$(ls "$OUTDIR"/*0000-cover-letter.patch)
 old=$TOP/patches/0000-cover-letter.patch
 [ -f "$old" ] || exit 0

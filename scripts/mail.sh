@@ -31,7 +31,7 @@ for a in $cc; do set -- "$@" "--cc=$a"; done
 IFS=$old_ifs
 
 rm -rf "$OUT"
-STEP=mail "$(dirname "$0")/format-series.sh" "$TREE" "$OUT/patches" -v "$V" "$@"
+STEP=mail "$(dirname "$0")/format-series.sh" "$TREE" "$OUT/patches" -v "$V" --thread=shallow "$@"
 MBOX=$OUT/series-v$V.mbox
 cat "$OUT/patches"/*.patch >"$MBOX"
 say "wrote $MBOX ($(grep -c '^Subject: ' "$MBOX") mails)"

@@ -129,8 +129,28 @@ static void host_mount_relative(void)
 }
 
 /* Not a namespace case: in the init cgroupns the mount shows everything */
+/*
+ * cgroup2 mount options are system wide: a mount from the initial cgroup
+ * namespace sets them for everybody.  Repeat the host mount's nsdelegate,
+ * or this case would switch delegation off for the cases that follow.
+ */
+static const char *host_v2_opts(void)
+{
+	static char line[4096];
+	const char *opts = NULL;
+	FILE *f = fopen("/proc/self/mounts", "re");
+
+	while (f && fgets(line, sizeof(line), f))
+		if (strstr(line, " /sys/fs/cgroup cgroup2 ") && strstr(line, "nsdelegate"))
+			opts = "nsdelegate";
+	if (f)
+		fclose(f);
+	return opts;
+}
+
 static void mount_v2_init_ns(void)
 {
+	const char *opts = host_v2_opts();
 	pid_t pid;
 
 	layout();
@@ -141,7 +161,7 @@ static void mount_v2_init_ns(void)
 
 		CHECK(unshare(CLONE_NEWNS) == 0, "unshare(CLONE_NEWNS)");
 		make_mounts_private();
-		CHECK(mount("none", mnt(), "cgroup2", 0, NULL) == 0, "mount cgroup2");
+		CHECK(mount("none", mnt(), "cgroup2", 0, opts) == 0, "mount cgroup2");
 		d = open(mnt(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 		CHECK(d >= 0, "open mount");
 		CHECK(has(d, cgns_tag), "the case's cgroup is not visible at the top");

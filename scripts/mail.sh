@@ -31,7 +31,11 @@ for a in $cc; do set -- "$@" "--cc=$a"; done
 IFS=$old_ifs
 
 rm -rf "$OUT"
-STEP=mail "$(dirname "$0")/format-series.sh" "$TREE" "$OUT/patches" -v "$V" --thread=shallow "$@"
+# A first posting carries no version in its subjects: "[PATCH i/n]".
+vopt=
+[ "$V" -le 1 ] || vopt="-v $V"
+# shellcheck disable=SC2086
+STEP=mail "$(dirname "$0")/format-series.sh" "$TREE" "$OUT/patches" $vopt --thread=shallow "$@"
 MBOX=$OUT/series-v$V.mbox
 cat "$OUT/patches"/*.patch >"$MBOX"
 say "wrote $MBOX ($(grep -c '^Subject: ' "$MBOX") mails)"
@@ -43,7 +47,8 @@ CHK=$OUT/am-test
 git -C "$TREE" worktree prune
 git -C "$TREE" worktree add -q --detach "$CHK" base
 ok=1
-if ! git -C "$CHK" -c user.name=am -c user.email=am@example.org am -q "$MBOX" >"$OUT/am.log" 2>&1; then
+# The cover letter has no diff: git am drops it as reviewers' tools do.
+if ! git -C "$CHK" -c user.name=am -c user.email=am@example.org am -q --empty=drop "$MBOX" >"$OUT/am.log" 2>&1; then
 	ok=0
 	cat "$OUT/am.log" >&2
 elif [ "$(git -C "$CHK" rev-parse 'HEAD^{tree}')" != "$(git -C "$TREE" rev-parse 'HEAD^{tree}')" ]; then

@@ -20,7 +20,9 @@ CC="gcc"
 command -v ccache >/dev/null && CC="ccache gcc"
 
 say "building $TREE (-j$JOBS, log: $LOG)"
-make -C "$TREE" -j"$JOBS" CC="$CC" bzImage >"$LOG" 2>&1 &
+# Not the caller's "make -s" (no CC lines to count) nor its jobserver.
+env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL \
+	make -C "$TREE" -j"$JOBS" CC="$CC" bzImage >"$LOG" 2>&1 &
 pid=$!
 # A line every 30 s keeps a CI log alive and shows where the build is.
 while kill -0 "$pid" 2>/dev/null; do

@@ -326,20 +326,30 @@ static inline char *must_cg2_path_of(pid_t pid)
 	return s;
 }
 
-/* Build "<cg_base>/<rel>" (rel may be "") into a static ring of buffers. */
-static inline const char *cgp(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static inline const char *cgp(const char *fmt, ...)
+/* "<base>/<rel>" (rel may be "") in a ring of buffers, so that a few can be
+ * used in one expression. */
+static inline const char *join_base(const char *base, const char *fmt, va_list ap)
 {
 	static __thread char ring[8][2 * PATH_MAX];
 	static __thread int idx;
 	char rel[PATH_MAX];
 	char *out = ring[idx++ & 7];
+
+	vsnprintf(rel, sizeof(rel), fmt, ap);
+	snprintf(out, 2 * PATH_MAX, "%s%s%s", base, rel[0] ? "/" : "", rel);
+	return out;
+}
+
+/* A path under this case's cgroup, as the test opens it. */
+static inline const char *cgp(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static inline const char *cgp(const char *fmt, ...)
+{
+	const char *out;
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(rel, sizeof(rel), fmt, ap);
+	out = join_base(cg_base, fmt, ap);
 	va_end(ap);
-	snprintf(out, 2 * PATH_MAX, "%s%s%s", cg_base, rel[0] ? "/" : "", rel);
 	return out;
 }
 
@@ -347,16 +357,12 @@ static inline const char *cgp(const char *fmt, ...)
 static inline const char *hostp(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static inline const char *hostp(const char *fmt, ...)
 {
-	static __thread char ring[8][2 * PATH_MAX];
-	static __thread int idx;
-	char rel[PATH_MAX];
-	char *out = ring[idx++ & 7];
+	const char *out;
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(rel, sizeof(rel), fmt, ap);
+	out = join_base(cg_base_rel, fmt, ap);
 	va_end(ap);
-	snprintf(out, 2 * PATH_MAX, "%s%s%s", cg_base_rel, rel[0] ? "/" : "", rel);
 	return out;
 }
 

@@ -100,6 +100,26 @@ static void long_path_init_view(void)
 	waitpid(pid, NULL, 0);
 }
 
+/*
+ * What this series does (patch 4/8, "cgroup: add cgroup_path_from()"): a
+ * line that cannot fit is an error, never a silently truncated path.
+ * Upstream 6.1 and the base tree truncate: a deliberate difference, listed
+ * in expect/stock and expect/base.
+ */
+static void long_path_enametoolong(void)
+{
+	int fds[LONG_LEVELS];
+	char *s;
+
+	build_long_chain(fds);
+	move_fd(fds[LONG_LEVELS - 1], getpid());
+	errno = 0;
+	s = cgroup_line_of("/proc/self/cgroup", "");
+	cg_move_out(getpid());
+	CHECK(!s, "read a line of %zu bytes instead of failing", s ? strlen(s) : 0);
+	CHECK(errno == ENAMETOOLONG, "errno %d instead of ENAMETOOLONG", errno);
+}
+
 /* Inside a namespace rooted deep down, the same cgroups read short. */
 static int deep_member(void *arg)
 {
@@ -323,6 +343,7 @@ static void threads_ns_view(void)
 
 static const struct cgns_case cases[] = {
 	CASE(long_path_init_view, 0),
+	CASE(long_path_enametoolong, 0),
 	CASE(long_path_ns_view, CGNS_NEED_NS),
 	{ "deep_dotdot_chain", deep_dotdot_chain, CGNS_NEED_NS, 240, NULL },
 	CASE(zombie_init_view, 0),

@@ -6,6 +6,8 @@
  */
 #include "cgns_common.h"
 
+#include <linux/sched.h>	/* struct clone_args, CLONE_INTO_CGROUP */
+
 /*
  * Not a namespace case: whatever the kernel is, the two ways of seeing the
  * feature (the flag and the nsfs file) must agree.
@@ -89,6 +91,41 @@ static void clone_new_ns(void)
 	reap(pid);
 	CHECK(ns_ino("/proc/self/ns/cgroup") == mine, "parent's ns changed");
 	CHECK_STR(must_cg2_path_of(0), hostp("c"), "parent's /proc/self/cgroup");
+}
+
+/*
+ * clone3(CLONE_NEWCGROUP | CLONE_INTO_CGROUP): the new namespace is rooted
+ * where the child starts, not where the parent is.  (Upstream once rooted
+ * it at the parent's cgroup and leaked a css_set re-rooting it.)
+ */
+static void clone_into_cgroup_root(void)
+{
+	struct clone_args args = { .flags = CLONE_NEWCGROUP | CLONE_INTO_CGROUP,
+				   .exit_signal = SIGCHLD };
+	pid_t pid;
+	int fd;
+
+	cg_mkdir("p");
+	cg_mkdir("p/target");
+	cg_move(getpid(), "p");
+	fd = open(cgp("p/target"), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	CHECK(fd >= 0, "open %s", cgp("p/target"));
+	args.cgroup = fd;
+
+	pid = syscall(SYS_clone3, &args, sizeof(args));
+	CHECK(pid >= 0, "clone3(CLONE_NEWCGROUP | CLONE_INTO_CGROUP)");
+	if (pid == 0) {
+		char ppath[64];
+
+		CHECK_STR(must_cg2_path_of(0), "/", "child's own view");
+		/* the parent, one level up, is outside the child's root */
+		snprintf(ppath, sizeof(ppath), "/proc/%d/cgroup", getppid());
+		CHECK_STR(cgroup_line_of(ppath, ""), "/..", "parent seen by the child");
+		_exit(0);
+	}
+	reap(pid);
+	close(fd);
+	CHECK_STR(must_cg2_path_of(0), hostp("p"), "parent's own view");
 }
 
 /* (2): the root stays where it was when the creator moves below it */
@@ -307,6 +344,7 @@ static const struct cgns_case cases[] = {
 	CASE(init_view_full_path, 0),
 	CASE(unshare_new_ns, CGNS_NEED_NS),
 	CASE(clone_new_ns, CGNS_NEED_NS),
+	CASE(clone_into_cgroup_root, CGNS_NEED_NS),
 	CASE(root_fixed_after_move, CGNS_NEED_NS),
 	CASE(nested_unshare, CGNS_NEED_NS),
 	CASE(thread_unshare, CGNS_NEED_NS),

@@ -27,12 +27,13 @@ all: setup kernel tests suite
 help:
 	@echo "make [KVER=6.1|6.12] [VARIANT=stock|base|patched] [DEBUG=1] [ACCEL=tcg|kvm] [O=dir]"
 	@echo "  all (default)  set up, build the kernel, boot it, run the suite"
-	@echo "  check          the tests: stock, base and patched of 6.1, checkpatch"
+	@echo "  check          the tests: stock, base, patched (+ DEBUG=1) of KVER, checkpatch, roundtrip, mail"
 	@echo "  check-variant  build + suite for one KVER/VARIANT"
+	@echo "  check-debug    check-variant of patched with DEBUG=1"
 	@echo "  run CMD='..' [EXTRA=dir]  boot the kernel and run CMD instead of the suite"
 	@echo "  shell          interactive busybox shell on the kernel"
 	@echo "  kernel-path    print the bzImage path (use make -s)"
-	@echo "  checkpatch bisect mail refresh   maintainer workflow (README)"
+	@echo "  checkpatch roundtrip bisect mail refresh   maintainer workflow (README)"
 	@echo "  setup extract prepare config kernel tests   single steps"
 	@echo "  clean          remove $(O)/"
 

@@ -25,10 +25,12 @@ env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL \
 	make -C "$TREE" -j"$JOBS" CC="$CC" bzImage >"$LOG" 2>&1 &
 pid=$!
 # A line every 30 s keeps a CI log alive and shows where the build is.
+next=30
 while kill -0 "$pid" 2>/dev/null; do
 	sleep 5
-	if [ $((($(date +%s) - _t0) % 30)) -lt 5 ]; then
+	if [ $(($(date +%s) - _t0)) -ge "$next" ]; then
 		say "... $(grep -c '^  CC' "$LOG" || true) objects compiled"
+		next=$((next + 30))
 	fi
 done
 if ! wait "$pid"; then

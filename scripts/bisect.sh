@@ -18,12 +18,12 @@ S=$TOP/scripts
 say "building the base tree"
 "$S/build-kernel.sh" "$TREE"
 export GIT_COMMITTER_NAME="Cgroupns Pipeline" GIT_COMMITTER_EMAIL="cgroupns-dev@example.org"
+# The tree is about to be no variant at all: make prepare-variant start over.
+rm -f "$TREE/.variant-stamp"
 i=0
-total=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$TOP/series" | wc -l)
-for p in $(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$TOP/series"); do
+total=$(series_names "$TOP/series" | wc -l)
+for p in $(series_names "$TOP/series"); do
 	i=$((i + 1))
-	# The tree is no longer any variant: make prepare-variant start over.
-	rm -f "$TREE/.variant-stamp"
 	git -C "$TREE" am -q --committer-date-is-author-date "$TOP/patches/$p" ||
 		{ git -C "$TREE" am --abort; die "patch $i/$total ($p) does not apply"; }
 	say "patch $i/$total: $p"

@@ -1,8 +1,9 @@
 #!/bin/sh
 # "make check": the three variants of one tree, each built, booted and judged
 # against its own expectations (tests/expect/VARIANT), the patched one also
-# under lockdep/KASAN/kmemleak (DEBUG=1), then the maintainer gates.  Every step runs even when an earlier one failed, so one run shows
-# everything that is wrong; the last line adds them up.
+# under lockdep/KASAN/kmemleak (DEBUG=1), then the maintainer gates.  Every
+# step runs even when an earlier one failed, so one run shows everything
+# that is wrong; the last line adds them up.
 #
 # usage: check.sh KVER
 set -eu

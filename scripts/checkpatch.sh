@@ -16,7 +16,7 @@ TOP=$(cd "$(dirname "$0")/.." && pwd)
 P=0 F=0
 OUT=$(mktemp)
 trap 'rm -f "$OUT"' EXIT
-for p in $(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$TOP/series"); do
+for p in $(series_names "$TOP/series"); do
 	f=$TOP/patches/$p
 	[ -f "$f" ] || die "series names patches/$p, which does not exist"
 	(cd "$TREE" && ./scripts/checkpatch.pl --strict --show-types --no-tree \

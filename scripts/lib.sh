@@ -22,6 +22,19 @@ check_kver() {
 	esac
 }
 
+# The patch file names listed in the series file $1, without comments
+# and blank lines; nothing if there is no such file.
+series_names() {
+	[ -f "$1" ] || return 0
+	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$1"
+}
+
+# The series file for the format-patch output in directory $1: every
+# patch but the cover letter, in order.
+exported_series() {
+	ls "$1" | grep -v '^0000-cover-letter'
+}
+
 check_variant() {
 	case "$1" in
 	stock | base | patched) ;;

@@ -32,8 +32,7 @@ base_patches() {
 }
 
 series_patches() {
-	[ -f "$TOP/series" ] || return 0
-	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' -e "s|^|$TOP/patches/|" "$TOP/series"
+	series_names "$TOP/series" | sed "s|^|$TOP/patches/|"
 }
 
 case "$VARIANT" in

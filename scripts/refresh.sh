@@ -15,9 +15,9 @@ trap 'rm -rf "$TMP"' EXIT
 "$(dirname "$0")/format-series.sh" "$TREE" "$TMP"
 
 # Replace the old series files (not the base fixtures) by the new ones.
-for p in $(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$TOP/series" 2>/dev/null); do
+for p in $(series_names "$TOP/series"); do
 	rm -f "$TOP/patches/$p"
 done
 cp "$TMP"/*.patch "$TOP/patches/"
-ls "$TMP" | grep -v '^0000-cover-letter' >"$TOP/series"
+exported_series "$TMP" >"$TOP/series"
 say "wrote $(wc -l <"$TOP/series") patches and the cover letter; review with git diff"

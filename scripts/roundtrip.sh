@@ -14,7 +14,7 @@ TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 "$(dirname "$0")/format-series.sh" "$TREE" "$TMP/out"
 
-ls "$TMP/out" | grep -v '^0000-cover-letter' >"$TMP/series"
+exported_series "$TMP/out" >"$TMP/series"
 bad=0
 if ! cmp -s "$TMP/series" "$TOP/series"; then
 	diff -u "$TOP/series" "$TMP/series" >&2 || true

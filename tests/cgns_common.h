@@ -685,6 +685,69 @@ static inline char *mountinfo_root(const char *mnt)
 	return root[0] ? root : NULL;
 }
 
+/*
+ * Exact comparison of strings that may be longer than a diagnostic line
+ * (paths beyond PATH_MAX): on a mismatch, say both lengths, where they
+ * first differ and how each one ends there.
+ */
+static inline void check_long_at(int line, const char *got, const char *want,
+				 const char *what)
+{
+	size_t i = 0, gl, wl;
+
+	if (got && !strcmp(got, want))
+		return;
+	if (!got)
+		cgns_fail_at(line, "%s: no value, want %zu bytes", what, strlen(want));
+	gl = strlen(got);
+	wl = strlen(want);
+	while (got[i] && got[i] == want[i])
+		i++;
+	errno = 0;
+	cgns_fail_at(line, "%s: got %zu bytes, want %zu; first difference at byte %zu: "
+		     "got '%.40s%s', want '%.40s%s'", what, gl, wl, i, got + i,
+		     gl - i > 40 ? "..." : "", want + i, wl - i > 40 ? "..." : "");
+}
+
+#define CHECK_LONG(got, want, what) check_long_at(__LINE__, got, want, what)
+
+/*
+ * Root field (4th) of the line of mount point @mnt in mountinfo file
+ * @file (e.g. "/proc/<pid>/mountinfo"), for roots of any length: a
+ * static buffer, or NULL with errno (the read failed, or ENOENT: no such
+ * mount point).  The last match wins: later mounts sit on top.
+ */
+static inline char *mountinfo_root_in(const char *file, const char *mnt)
+{
+	static char buf[1 << 18], root[3 * PATH_MAX];
+	char *l, *save = NULL;
+	bool found = false;
+
+	if (read_file(file, buf, sizeof(buf)) < 0)
+		return NULL;
+	for (l = strtok_r(buf, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+		char *f[6], *p = l;
+		int n;
+
+		/* id parent maj:min root mount-point ...: fields split on ' ' */
+		for (n = 0; n < 6 && p; n++) {
+			f[n] = p;
+			p = strchr(p, ' ');
+			if (p)
+				*p++ = '\0';
+		}
+		if (n == 6 && !strcmp(f[4], mnt)) {
+			snprintf(root, sizeof(root), "%s", f[3]);
+			found = true;
+		}
+	}
+	if (!found) {
+		errno = ENOENT;
+		return NULL;
+	}
+	return root;
+}
+
 /* ------------------------------------------------------------------ */
 /* Runner                                                              */
 

@@ -289,11 +289,65 @@ static void mount_foreign_cgns_eperm(void)
 	finish(&h);
 }
 
+/* Is there a "name=<tag>" line in /proc/self/cgroup, i.e. a hierarchy? */
+static bool v1_hierarchy_exists(void)
+{
+	char h[96];
+
+	snprintf(h, sizeof(h), "name=%s", v1_name());
+	return cgroup_line_of("/proc/self/cgroup", h) != NULL;
+}
+
+/*
+ * A new v1 hierarchy ("none,name=<new>") cannot be created from a
+ * non-initial cgroupns: EPERM, for root in the initial user ns and for
+ * root of an own user ns alike, and nothing is left behind.  The same
+ * mount from the initial cgroupns creates it (the control).
+ */
+static void mount_v1_new_eperm(void)
+{
+	char opts[128], fs[4096];
+	pid_t pid;
+
+
+	CHECK(read_file("/proc/filesystems", fs, sizeof(fs)) > 0, "read /proc/filesystems");
+	if (!strstr(fs, "\tcgroup\n"))
+		cgns_skip("no cgroup v1 filesystem");
+	layout();
+	snprintf(opts, sizeof(opts), "none,name=%s", v1_name());
+	for (int userns = 0; userns < 2; userns++) {
+		pid = fork();
+		CHECK(pid >= 0, "fork");
+		if (pid == 0) {
+			if (userns) {
+				CHECK(unshare(CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWCGROUP) == 0,
+				      "unshare(NEWUSER|NEWNS|NEWCGROUP)");
+				map_self_as_root(0, 0);
+			} else {
+				CHECK(unshare(CLONE_NEWNS | CLONE_NEWCGROUP) == 0,
+				      "unshare(NEWNS|NEWCGROUP)");
+			}
+			make_mounts_private();
+			CHECK_ERR(mount("cgns", mnt(), "cgroup", 0, opts), EPERM,
+				  userns ? "new v1 hierarchy from a user ns root in a cgroupns"
+					 : "new v1 hierarchy from a cgroupns");
+			_exit(0);
+		}
+		reap(pid);
+		CHECK(!v1_hierarchy_exists(), "a hierarchy name=%s appeared", v1_name());
+	}
+	CHECK(mkdir(v1_mnt(), 0755) == 0, "mkdir %s", v1_mnt());
+	if (mount("cgns", v1_mnt(), "cgroup", 0, opts))
+		cgns_skip("cannot mount a v1 named hierarchy (%s)", strerror(errno));
+	CHECK(v1_hierarchy_exists(), "control: no hierarchy name=%s", v1_name());
+}
+
 static const struct cgns_case cases[] = {
 	{ "mount_v2_init_ns", mount_v2_init_ns, 0, 0, mnt_cleanup },
 	{ "mount_v2_root", mount_v2_root, CGNS_NEED_NS, 0, mnt_cleanup },
 	{ "host_mount_relative", host_mount_relative, CGNS_NEED_NS, 0, mnt_cleanup },
 	{ "mount_v1_named", mount_v1_named, CGNS_NEED_NS, 0, v1_mnt_cleanup },
+	{ "mount_v1_new_eperm", mount_v1_new_eperm, CGNS_NEED_NS, 0, v1_mnt_cleanup },
 	{ "mount_userns_unpriv", mount_userns_unpriv, CGNS_NEED_NS, 0, mnt_cleanup },
 	{ "mount_foreign_cgns_eperm", mount_foreign_cgns_eperm, CGNS_NEED_NS, 0, mnt_cleanup },
 };

@@ -276,6 +276,61 @@ static void cpuset_ns_view(void)
 	finish(&b);
 }
 
+/*
+ * /proc/<pid>/cpuset of a task deeper than PATH_MAX, cpuset enabled down
+ * to it (20 levels of 250-character names built with *at() calls): the
+ * whole path.  Upstream truncates it silently (deliberate difference).
+ */
+#define CPUSET_LEVELS 20
+#define CPUSET_NAME_LEN 250
+
+static void cpuset_long_path(void)
+{
+	char name[CPUSET_NAME_LEN + 1], p[64];
+	static char want[CPUSET_LEVELS * (CPUSET_NAME_LEN + 1) + 300];
+	static char buf[2 * sizeof(want)];
+	int fd, next;
+	size_t len;
+	pid_t pid;
+
+	cpuset_setup();
+	fd = open(cg_base, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	CHECK(fd >= 0, "open base");
+	len = snprintf(want, sizeof(want), "%s", cg_base_rel);
+	for (int i = 0; i < CPUSET_LEVELS; i++) {
+		memset(name, 'a' + i, CPUSET_NAME_LEN);
+		name[CPUSET_NAME_LEN] = '\0';
+		len += snprintf(want + len, sizeof(want) - len, "/%s", name);
+		CHECK(mkdirat(fd, name, 0755) == 0, "mkdir level %d", i);
+		next = openat(fd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		CHECK(next >= 0, "open level %d", i);
+		close(fd);
+		fd = next;
+		if (i < CPUSET_LEVELS - 1)
+			CHECK(write_at(fd, "cgroup.subtree_control", "+cpuset") == 0,
+			      "enable cpuset at level %d", i);
+	}
+	CHECK(len > PATH_MAX, "chain too short");
+	pid = fork();
+	CHECK(pid >= 0, "fork");
+	if (pid == 0) {
+		pause();
+		_exit(0);
+	}
+	snprintf(p, sizeof(p), "%d", pid);
+	CHECK(write_at(fd, "cgroup.procs", p) == 0, "move %d to the bottom", pid);
+	snprintf(p, sizeof(p), "/proc/%d/cpuset", pid);
+	errno = 0;
+	CHECK(read_file(p, buf, sizeof(buf)) >= 0, "read %s", p);
+	CHECK_LONG(strtok(buf, "\n"), want, p);
+	/* /proc/<pid>/cgroup names the same cgroup */
+	snprintf(p, sizeof(p), "/proc/%d/cgroup", pid);
+	CHECK_LONG(cgroup_line_of(p, ""), want, p);
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	close(fd);
+}
+
 static const struct cgns_case cases[] = {
 	CASE(inside_and_init_view, CGNS_NEED_NS),
 	CASE(sibling_view, CGNS_NEED_NS),
@@ -284,6 +339,7 @@ static const struct cgns_case cases[] = {
 	CASE(init_ns_target_from_inside, CGNS_NEED_NS),
 	{ "cpuset_init_view", cpuset_view, 0, 0, cpuset_cleanup },
 	{ "cpuset_ns_view", cpuset_ns_view, CGNS_NEED_NS, 0, cpuset_cleanup },
+	{ "cpuset_long_path", cpuset_long_path, 0, 0, cpuset_cleanup },
 };
 
 CGNS_MAIN(cases)

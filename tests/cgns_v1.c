@@ -3,7 +3,8 @@
  * cgroup v1 named hierarchies ("mount -t cgroup -o none,name=x") are
  * virtualized like the v2 hierarchy: the ns root in every hierarchy is the
  * creator's cgroup there at unshare time, and "N:name=x:<path>" lines of
- * /proc/<pid>/cgroup are relative to it.
+ * /proc/<pid>/cgroup are relative to it.  release_agent stays reserved to
+ * root of the initial namespaces (CVE-2022-0492).
  */
 #include "cgns_common.h"
 
@@ -155,11 +156,156 @@ static void v1_self_move(void)
 	finish(&h);
 }
 
+/*
+ * CVE-2022-0492: release_agent runs with full privileges in the initial
+ * namespaces, so only root of the initial user ns in the initial cgroupns
+ * may set it.  Each case first sets it as that root (the control: the
+ * file is writable), then tries as somebody who must be refused.
+ */
+static const char *release_agent(void)
+{
+	static char p[160];
+
+	snprintf(p, sizeof(p), "%s/release_agent", v1_mnt());
+	return p;
+}
+
+/* The control; leaves "/bin/true" in release_agent. */
+static void release_agent_control(void)
+{
+	char buf[256];
+
+	CHECK(write_file(release_agent(), "/bin/true") == 0,
+	      "control: init root writing release_agent");
+	CHECK(read_file(release_agent(), buf, sizeof(buf)) >= 0, "read release_agent");
+	CHECK_STR(buf, "/bin/true\n", "release_agent after the control");
+}
+
+/* Open (must work: the mode allows it) and write (must be EPERM). */
+static void release_agent_refused(const char *who)
+{
+	char buf[256];
+	int fd = open(release_agent(), O_WRONLY | O_CLOEXEC);
+
+	CHECK(fd >= 0, "%s: open release_agent for writing", who);
+	CHECK_ERR(write(fd, "/x", 2), EPERM, who);
+	close(fd);
+	CHECK(read_file(release_agent(), buf, sizeof(buf)) >= 0, "read release_agent");
+	CHECK_STR(buf, "/bin/true\n", "release_agent after the refused write");
+}
+
+/* (a) root of a user ns that maps 0 to 0: still no init-ns capability */
+static void release_agent_userns_eperm(void)
+{
+	pid_t pid;
+
+	v1_setup();
+	release_agent_control();
+	pid = fork();
+	CHECK(pid >= 0, "fork");
+	if (pid == 0) {
+		CHECK(unshare(CLONE_NEWUSER) == 0, "unshare(CLONE_NEWUSER)");
+		map_self_as_root(0, 0);
+		CHECK(getuid() == 0, "not root in the user ns");
+		release_agent_refused("write from a user ns root (0 -> 0)");
+		_exit(0);
+	}
+	reap(pid);
+}
+
+/* holds a cgroupns owned by its own (non-initial) user ns */
+static int userns_cgns_holder(void *arg)
+{
+	(void)arg;
+	CHECK(unshare(CLONE_NEWUSER | CLONE_NEWCGROUP) == 0,
+	      "unshare(CLONE_NEWUSER|CLONE_NEWCGROUP)");
+	h_send(0);
+	h_recv();
+	return 0;
+}
+
+/*
+ * (b) init-ns root with every capability, but in a cgroupns owned by a
+ * non-initial user ns (joined with setns): EPERM.
+ */
+static void release_agent_setns_eperm(void)
+{
+	struct helper h;
+	char p[64];
+	int fd;
+
+	v1_setup();
+	release_agent_control();
+	h = spawn(userns_cgns_holder, NULL);
+	c_recv(&h);
+	snprintf(p, sizeof(p), "%d/ns/cgroup", h.pid);
+	fd = openat(cgns_proc_fd, p, O_RDONLY | O_CLOEXEC);
+	CHECK(fd >= 0, "open /proc/%s", p);
+	CHECK(setns(fd, CLONE_NEWCGROUP) == 0, "setns into the holder's cgroupns");
+	CHECK(ns_ino("/proc/self/ns/cgroup") == ns_ino_pid(h.pid), "not joined");
+	CHECK(geteuid() == 0, "not root");
+	release_agent_refused("write from a cgroupns of a non-initial user ns");
+	c_send(&h, 0);
+	finish(&h);
+}
+
+static const char *mnt(void)
+{
+	static char p[128];
+
+	snprintf(p, sizeof(p), "/tmp/%s-m", cgns_tag);
+	return p;
+}
+
+static void v1_mnt_cleanup(void)
+{
+	rmdir(mnt());
+	v1_teardown();
+}
+
+/*
+ * (c) a user ns root (own user+mount+cgroup ns) mounting the existing
+ * hierarchy with release_agent=: upstream refuses in option parsing,
+ * "Setting release_agent not allowed", EINVAL.  The same mount without
+ * release_agent works (the control), and release_agent is unchanged.
+ */
+static void release_agent_mount_einval(void)
+{
+	char opts[256], buf[256];
+	pid_t pid;
+
+	v1_setup();
+	release_agent_control();
+	CHECK(mkdir(mnt(), 0755) == 0, "mkdir %s", mnt());
+	pid = fork();
+	CHECK(pid >= 0, "fork");
+	if (pid == 0) {
+		CHECK(unshare(CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWCGROUP) == 0,
+		      "unshare(NEWUSER|NEWNS|NEWCGROUP)");
+		map_self_as_root(0, 0);
+		make_mounts_private();
+		snprintf(opts, sizeof(opts), "name=%s,release_agent=/x", v1_name());
+		CHECK_ERR(mount("cgns", mnt(), "cgroup", 0, opts), EINVAL,
+			  "mount -o name=<existing>,release_agent=/x from a user ns");
+		snprintf(opts, sizeof(opts), "none,name=%s", v1_name());
+		CHECK(mount("cgns", mnt(), "cgroup", 0, opts) == 0,
+		      "control: mount -o %s from the same user ns", opts);
+		_exit(0);
+	}
+	reap(pid);
+	CHECK(read_file(release_agent(), buf, sizeof(buf)) >= 0, "read release_agent");
+	CHECK_STR(buf, "/bin/true\n", "release_agent after the mounts");
+}
+
 static const struct cgns_case cases[] = {
 	{ "v1_init_view", v1_init_view, 0, 0, v1_teardown },
 	{ "v1_own_view", v1_own_view, CGNS_NEED_NS, 0, v1_teardown },
 	{ "v1_sibling_view", v1_sibling_view, CGNS_NEED_NS, 0, v1_teardown },
 	{ "v1_self_move", v1_self_move, CGNS_NEED_NS, 0, v1_teardown },
+	{ "release_agent_userns_eperm", release_agent_userns_eperm, 0, 0, v1_teardown },
+	{ "release_agent_setns_eperm", release_agent_setns_eperm, CGNS_NEED_NS, 0, v1_teardown },
+	{ "release_agent_mount_einval", release_agent_mount_einval, CGNS_NEED_NS, 0,
+	  v1_mnt_cleanup },
 };
 
 CGNS_MAIN(cases)

@@ -527,6 +527,8 @@ static int deep_mounter(void *arg)
 	int d;
 
 	mount_cgroupfs(v1);
+	h_send(0);
+	h_recv();	/* the case process has left the ns root */
 	d = open(mnt(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	CHECK(d >= 0, "open mount");
 	CHECK(faccessat(d, "marker", F_OK, 0) == 0, "the ns root's child 'marker' not at the top");
@@ -562,6 +564,8 @@ static void deep_ns_mount(bool v1)
 	move_fd(fds[LONG_LEVELS - 1], getpid());
 	h = spawn(deep_mounter, &v1);
 	move_out(v1);
+	c_recv(&h);
+	c_send(&h, 0);
 	finish(&h);
 }
 

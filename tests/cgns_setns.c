@@ -320,6 +320,211 @@ static void setns_pidfd(void)
 	CHECK_ERR(setns(pidfd, CLONE_NEWCGROUP), ESRCH, "pidfd of an exited process");
 }
 
+/*
+ * setns(CLONE_NEWCGROUP) needs CAP_SYS_ADMIN in two places: in the
+ * caller's own user ns, and over the user ns owning the target cgroupns.
+ * The next two cases each take one of them away and keep the other, then
+ * show with a control that the one kept is really there.
+ */
+
+/* nobody's own user ns + cgroupns, rooted at <base>/h; the owner is nobody */
+static int nobody_holder(void *arg)
+{
+	(void)arg;
+	drop_to_nobody();
+	CHECK(unshare(CLONE_NEWUSER | CLONE_NEWCGROUP) == 0,
+	      "unshare(CLONE_NEWUSER|CLONE_NEWCGROUP) as nobody");
+	h_send(0);
+	h_recv();
+	return 0;
+}
+
+static struct helper nobody_holder_in_h(void)
+{
+	struct helper h;
+
+	cg_mkdir("h");
+	cg_move(getpid(), "h");
+	h = spawn(nobody_holder, NULL);
+	cg_move_out(getpid());
+	c_recv(&h);
+	return h;
+}
+
+/*
+ * (a) Over the target's owner, but not in the caller's own user ns:
+ * nobody in the initial user ns is the owner of the holder's user ns (so
+ * it has CAP_SYS_ADMIN there) and has no capability in its own: EPERM.
+ * Control: once it has joined that user ns (capabilities in its own user
+ * ns too), the same fd works.
+ */
+static void setns_cap_owner_only_eperm(void)
+{
+	struct helper h = nobody_holder_in_h();
+	ino_t hino = ns_ino_pid(h.pid);
+	pid_t pid;
+
+	cg_mkdir("c");
+	cg_move(getpid(), "c");
+	pid = fork();
+	CHECK(pid >= 0, "fork");
+	if (pid == 0) {
+		int cgfd, userfd;
+		char p[64];
+
+		drop_to_nobody();
+		cgfd = open_ns(h.pid);
+		snprintf(p, sizeof(p), "%d/ns/user", h.pid);
+		userfd = openat(cgns_proc_fd, p, O_RDONLY | O_CLOEXEC);
+		CHECK(userfd >= 0, "open the holder's user ns");
+		CHECK_ERR(setns(cgfd, CLONE_NEWCGROUP), EPERM,
+			  "setns as the target owner's owner, without caps in own user ns");
+		CHECK_STR(must_cg2_path_of(0), hostp("c"), "view after the refused setns");
+		/* control */
+		CHECK(setns(userfd, CLONE_NEWUSER) == 0, "join the holder's user ns");
+		CHECK(setns(cgfd, CLONE_NEWCGROUP) == 0, "control: setns from inside its user ns");
+		CHECK(ns_ino("/proc/self/ns/cgroup") == hino, "not in the holder's cgroupns");
+		CHECK_STR(must_cg2_path_of(0), "/../c", "view after the control setns");
+		_exit(0);
+	}
+	reap(pid);
+	cg_move_out(getpid());
+	c_send(&h, 0);
+	finish(&h);
+}
+
+/*
+ * (b) In the caller's own user ns, but not over the target's owner: root
+ * in a new user ns (all capabilities there) and a cgroupns owned by the
+ * initial user ns: EPERM.  Control: a cgroupns owned by the caller's user
+ * ns, with the same credentials, works.
+ */
+static void setns_cap_own_only_eperm(void)
+{
+	struct helper h = holder();
+	pid_t pid;
+
+	pid = fork();
+	CHECK(pid >= 0, "fork");
+	if (pid == 0) {
+		int fd = open_ns(h.pid), own;
+		ino_t own_ino;
+
+		CHECK(unshare(CLONE_NEWUSER) == 0, "unshare(CLONE_NEWUSER)");
+		map_self_as_root(0, 0);
+		CHECK_ERR(setns(fd, CLONE_NEWCGROUP), EPERM,
+			  "setns with caps in own user ns only, into an init-owned cgroupns");
+		/* control */
+		CHECK(unshare(CLONE_NEWCGROUP) == 0, "unshare(CLONE_NEWCGROUP) in own user ns");
+		own = open_ns(getpid());
+		own_ino = ns_ino("/proc/self/ns/cgroup");
+		CHECK(unshare(CLONE_NEWCGROUP) == 0, "second unshare(CLONE_NEWCGROUP)");
+		CHECK(setns(own, CLONE_NEWCGROUP) == 0,
+		      "control: setns into a cgroupns owned by own user ns");
+		CHECK(ns_ino("/proc/self/ns/cgroup") == own_ino, "not in the first own cgroupns");
+		_exit(0);
+	}
+	reap(pid);
+	member_stop(&h);
+}
+
+/*
+ * (c) setns from a thread that is not the group leader: that thread's
+ * view changes, the leader's does not, nobody moves.
+ */
+struct thr_setns {
+	int fd;
+	int err;
+	pid_t tid;
+	char self[PATH_MAX];	/* /proc/thread-self/cgroup */
+	char leader[PATH_MAX];	/* the leader's line, read by the thread */
+	ino_t ino;
+};
+
+static void *setns_thread(void *arg)
+{
+	struct thr_setns *t = arg;
+	char p[64], *s;
+
+	t->tid = gettid();
+	if (setns(t->fd, CLONE_NEWCGROUP)) {
+		t->err = errno;
+		return NULL;
+	}
+	s = cgroup_line_of("/proc/thread-self/cgroup", "");
+	snprintf(t->self, sizeof(t->self), "%s", s ? s : "(error)");
+	snprintf(p, sizeof(p), "/proc/self/task/%d/cgroup", getpid());
+	s = cgroup_line_of(p, "");
+	snprintf(t->leader, sizeof(t->leader), "%s", s ? s : "(error)");
+	t->ino = ns_ino("/proc/thread-self/ns/cgroup");
+	return NULL;
+}
+
+static void setns_thread_view(void)
+{
+	struct helper h = holder();
+	struct thr_setns t = { .fd = open_ns(h.pid) };
+	ino_t init_ino = ns_ino("/proc/self/ns/cgroup");
+	pthread_t th;
+	char p[64];
+
+	cg_mkdir("c");
+	cg_move(getpid(), "c");
+	CHECK(pthread_create(&th, NULL, setns_thread, &t) == 0, "pthread_create");
+	pthread_join(th, NULL);
+	errno = t.err;
+	CHECK(!t.err, "setns(CLONE_NEWCGROUP) from a non-leader thread");
+	CHECK(t.tid != getpid(), "the thread is the leader");
+	CHECK(t.ino == ns_ino_pid(h.pid), "thread not in the holder's cgroupns");
+	CHECK_STR(t.self, "/../c", "thread's own line, read by the thread");
+	CHECK_STR(t.leader, "/../c", "leader's line, read by the thread");
+	/* the leader is untouched */
+	CHECK(ns_ino("/proc/self/ns/cgroup") == init_ino, "leader's cgroupns changed");
+	CHECK_STR(must_cg2_path_of(0), hostp("c"), "leader's own line");
+	snprintf(p, sizeof(p), "/proc/self/task/%d/cgroup", getpid());
+	CHECK_STR(cgroup_line_of(p, ""), hostp("c"), "leader's task line, read by the leader");
+	CHECK(procs_has(cgp("c"), getpid()), "the process left c");
+	cg_move_out(getpid());
+	member_stop(&h);
+}
+
+/*
+ * (d) An unprivileged user (nobody) who created user+cgroup namespaces in
+ * one process joins both from another process of the same uid with one
+ * setns(pidfd, CLONE_NEWUSER | CLONE_NEWCGROUP): the view is that ns's.
+ */
+static void setns_unpriv_pidfd_userns(void)
+{
+	struct helper h = nobody_holder_in_h();
+	ino_t hino = ns_ino_pid(h.pid);
+	pid_t pid;
+
+	cg_mkdir("c");
+	cg_move(getpid(), "c");
+	pid = fork();
+	CHECK(pid >= 0, "fork");
+	if (pid == 0) {
+		int pidfd;
+
+		drop_to_nobody();
+		pidfd = sys_pidfd_open(h.pid, 0);
+		if (pidfd < 0 && errno == ENOSYS)
+			cgns_skip("no pidfd_open()");
+		CHECK(pidfd >= 0, "pidfd_open as nobody");
+		CHECK(setns(pidfd, CLONE_NEWUSER | CLONE_NEWCGROUP) == 0,
+		      "setns(pidfd, CLONE_NEWUSER|CLONE_NEWCGROUP) as nobody");
+		CHECK(ns_ino("/proc/self/ns/cgroup") == hino, "not in the holder's cgroupns");
+		CHECK_STR(must_cg2_path_of(0), "/../c", "view after the pidfd setns");
+		CHECK_STR(must_cg2_path_of(h.pid), "/", "the holder seen from its own ns");
+		_exit(0);
+	}
+	reap(pid);
+	CHECK_STR(must_cg2_path_of(0), hostp("c"), "not moved");
+	cg_move_out(getpid());
+	c_send(&h, 0);
+	finish(&h);
+}
+
 static const struct cgns_case cases[] = {
 	CASE(setns_priv, CGNS_NEED_NS),
 	CASE(no_implicit_migration, CGNS_NEED_NS),
@@ -330,6 +535,10 @@ static const struct cgns_case cases[] = {
 	CASE(setns_einval_nstype, CGNS_NEED_NS),
 	CASE(setns_einval_not_ns_fd, 0),
 	CASE(setns_pidfd, CGNS_NEED_NS),
+	CASE(setns_cap_owner_only_eperm, CGNS_NEED_NS),
+	CASE(setns_cap_own_only_eperm, CGNS_NEED_NS),
+	CASE(setns_thread_view, CGNS_NEED_NS),
+	CASE(setns_unpriv_pidfd_userns, CGNS_NEED_NS),
 };
 
 CGNS_MAIN(cases)

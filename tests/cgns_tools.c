@@ -105,6 +105,79 @@ static void nsenter_C(void)
 	member_stop(&h);
 }
 
+/*
+ * "nsenter -C -t PID" joins the view, not the cgroup: a shell started by
+ * it in <base>/c/x, with the target's ns rooted at <base>/h/deep, reads
+ * "/../../c/x" for itself, while the host still sees it in c/x and in
+ * the cgroupns of the target.
+ */
+#define SH "/bin/sh"
+
+static void nsenter_C_no_migration(void)
+{
+	int in[2], out[2], st;
+	char buf[8192], pidstr[16], *l, *save = NULL;
+	size_t len = 0;
+	struct helper h;
+	pid_t pid, shpid = 0;
+	const char *view = NULL;
+
+	need(NSENTER);
+	need(SH);
+	cg_mkdir("h");
+	cg_mkdir("h/deep");
+	cg_mkdir("c");
+	cg_mkdir("c/x");
+	h = member_in("h/deep");
+	snprintf(pidstr, sizeof(pidstr), "%d", h.pid);
+	CHECK(pipe(in) == 0 && pipe(out) == 0, "pipe");
+	cg_move(getpid(), "c/x");
+	pid = fork();
+	CHECK(pid >= 0, "fork");
+	if (pid == 0) {
+		dup2(in[0], 0);
+		dup2(out[1], 1);
+		dup2(out[1], 2);
+		close(in[1]);
+		close(out[0]);
+		execv(NSENTER, (char *[]){ NSENTER, "-C", "-t", pidstr, SH, "-c",
+			"cat /proc/self/cgroup; echo pid=$$; read x; exit 0", NULL });
+		dprintf(2, "exec %s: %s\n", NSENTER, strerror(errno));
+		_exit(127);
+	}
+	cg_move_out(getpid());
+	close(in[0]);
+	close(out[1]);
+	/* wait for the whole pid line: the shell is then sitting in "read" */
+	buf[0] = '\0';
+	while (!strstr(buf, "pid=") || !strchr(strstr(buf, "pid="), '\n')) {
+		ssize_t n = read(out[0], buf + len, sizeof(buf) - 1 - len);
+
+		CHECK(n > 0, "nsenter output ended early: '%s'", buf);
+		len += n;
+		buf[len] = '\0';
+	}
+	for (l = strtok_r(buf, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+		if (!strncmp(l, "0::", 3))
+			view = l + 3;
+		else if (!strncmp(l, "pid=", 4))
+			shpid = atoi(l + 4);
+	}
+	CHECK_STR(view, "/../../c/x", "cgroup line under nsenter -C");
+	CHECK_STR(view, rel_path(hostp("h/deep"), hostp("c/x")), "computed view");
+	/* nsenter exec'd the shell: same pid as our child */
+	CHECK(shpid == pid, "shell pid %d, nsenter child %d", shpid, pid);
+	CHECK(ns_ino_pid(pid) == ns_ino_pid(h.pid), "shell not in the target's cgroupns");
+	CHECK_STR(must_cg2_path_of(pid), hostp("c/x"), "host view of the shell");
+	CHECK(procs_has(cgp("c/x"), pid), "shell not listed in c/x");
+	CHECK(!procs_has(cgp("h/deep"), pid), "shell listed in h/deep");
+	close(in[1]);	/* "read" ends */
+	CHECK(waitpid(pid, &st, 0) == pid, "waitpid");
+	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0, "nsenter shell status 0x%x", st);
+	close(out[0]);
+	member_stop(&h);
+}
+
 static void lsns_cgroup(void)
 {
 	struct helper h;
@@ -131,6 +204,7 @@ static void lsns_cgroup(void)
 static const struct cgns_case cases[] = {
 	CASE(unshare_C, CGNS_NEED_NS),
 	CASE(nsenter_C, CGNS_NEED_NS),
+	CASE(nsenter_C_no_migration, CGNS_NEED_NS),
 	CASE(lsns_cgroup, CGNS_NEED_NS),
 };
 

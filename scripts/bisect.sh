@@ -17,14 +17,15 @@ S=$TOP/scripts
 "$S/config-kernel.sh" "$TREE" 0
 say "building the base tree"
 "$S/build-kernel.sh" "$TREE"
-export GIT_COMMITTER_NAME="Cgroupns Pipeline" GIT_COMMITTER_EMAIL="cgroupns-dev@example.org"
+# The same commits as prepare-variant.sh makes: pipeline identity, file dates.
+pipeline_env
 # The tree is about to be no variant at all: make prepare-variant start over.
 rm -f "$TREE/.variant-stamp"
 i=0
 total=$(series_names "$TOP/series" | wc -l)
 for p in $(series_names "$TOP/series"); do
 	i=$((i + 1))
-	git -C "$TREE" am -q --committer-date-is-author-date "$TOP/patches/$p" ||
+	am_patch "$TREE" "$TOP/patches/$p" ||
 		{ git -C "$TREE" am --abort; die "patch $i/$total ($p) does not apply"; }
 	say "patch $i/$total: $p"
 	"$S/build-kernel.sh" "$TREE" || die "the tree does not build after patch $i/$total ($p)"

@@ -6,6 +6,10 @@
 # Each variant is a git worktree of the stock repository, built in place.
 # Patches are applied with "git am": no fuzz, so a patch that does not apply
 # exactly stops here, named, and the worktree is reset to where it started.
+# The patch files carry no identity: each is applied as a mail from the
+# pipeline identity (lib.sh: am_patch), and the notes for reviewers below
+# its "---" line become the commit's git note (apply_patch), which
+# format-series.sh writes back there.
 #
 # usage: prepare-variant.sh KVER VARIANT TREE [SUFFIX]
 set -eu
@@ -23,9 +27,7 @@ git -C "$STOCK" rev-parse -q --verify refs/tags/stock >/dev/null ||
 
 # The commits we make must not depend on who runs this or when: the
 # base commit id is quoted by the cover letter.
-export GIT_COMMITTER_NAME="Cgroupns Pipeline" GIT_COMMITTER_EMAIL="cgroupns-dev@example.org"
-export GIT_AUTHOR_NAME="$GIT_COMMITTER_NAME" GIT_AUTHOR_EMAIL="$GIT_COMMITTER_EMAIL"
-export GIT_COMMITTER_DATE="2000-01-01T00:00:00Z"
+pipeline_env
 
 base_patches() {
 	ls "$TOP/patches/base/$KVER/"*.patch 2>/dev/null || true
@@ -50,9 +52,15 @@ patched)
 	;;
 esac
 
-# Skip all work when the tree already holds exactly these patches.
+# Commits made by hand in the build trees are the pipeline's as well, and
+# rewriting one keeps its note.
+setup_build_repo "$STOCK"
+
+# Skip all work when the tree already holds exactly these patches, applied
+# the way this script applies them ("apply v2": pipeline identity, notes).
 # shellcheck disable=SC2086
-want=$( { git -C "$STOCK" rev-parse stock; [ -z "$list" ] || cat $list; } | sha1sum | cut -d' ' -f1)
+want=$( { echo "apply v2 $(pipeline_identity)"; git -C "$STOCK" rev-parse stock
+	[ -z "$list" ] || cat $list; } | sha1sum | cut -d' ' -f1)
 if [ -f "$TREE/.variant-stamp" ] && [ "$(cat "$TREE/.variant-stamp")" = "$want" ] &&
 	[ -z "$(git -C "$TREE" status --porcelain --untracked-files=no)" ]; then
 	say "$VARIANT tree up to date ($(git -C "$TREE" rev-parse --short HEAD))"
@@ -77,7 +85,7 @@ n=0
 for p in $list; do
 	n=$((n + 1))
 	name=${p#"$TOP"/}
-	if ! git -C "$TREE" am -q --keep-cr --committer-date-is-author-date "$p" >"$TREE/.am.log" 2>&1; then
+	if ! apply_patch "$TREE" "$p" >"$TREE/.am.log" 2>&1; then
 		sed 's/^/    /' "$TREE/.am.log" >&2
 		git -C "$TREE" am --abort >/dev/null 2>&1 || true
 		git -C "$TREE" checkout -q -f --detach stock

@@ -1,8 +1,14 @@
 #!/bin/sh
-# Run the tree's scripts/checkpatch.pl --strict over every patch in ./series.
-# A patch passes when checkpatch reports nothing, or when each message type
-# it reports (WARNING/CHECK; never ERROR) is named in the patch's commit
-# message, which is where a justification belongs for a reviewer to read.
+# Run the tree's scripts/checkpatch.pl --strict over every patch in ./series,
+# each as it will be mailed: with a From: header and a Signed-off-by: line
+# (mail.sh adds the sender's; the files carry none).  A patch passes when
+# checkpatch reports no ERROR, and each WARNING/CHECK type it reports is
+# justified in the patch's notes for reviewers, between its "---" line and
+# the diffstat (a git note in the patched tree, README: "For maintainers"),
+# by a line "checkpatch: TYPE: why" (or "checkpatch: TYPE1, TYPE2: why").
+#
+# The identity of the mailed form is the sender's when it may send mail
+# (mail.sh), else the pipeline's: it only lives in a temporary directory.
 #
 # usage: checkpatch.sh TREE
 set -eu
@@ -14,20 +20,31 @@ TOP=$(cd "$(dirname "$0")/.." && pwd)
 [ -x "$TREE/scripts/checkpatch.pl" ] || die "no checkpatch.pl in $TREE (make extract)"
 [ -f "$TOP/series" ] || die "no series file"
 P=0 F=0
-OUT=$(mktemp)
-trap 'rm -f "$OUT"' EXIT
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+OUT=$TMP/checkpatch.out
+
+split_identity "$(git -C "$TOP" var GIT_AUTHOR_IDENT 2>/dev/null || true)"
+if [ -z "$IDENT_NAME" ] || ! identity_problem "$IDENT_NAME" "$IDENT_EMAIL" >/dev/null; then
+	IDENT_NAME=$PIPELINE_NAME IDENT_EMAIL=$PIPELINE_EMAIL
+fi
+say "checking each patch as mailed and signed off by $IDENT_NAME <$IDENT_EMAIL>"
+
 for p in $(series_names "$TOP/series"); do
 	f=$TOP/patches/$p
 	[ -f "$f" ] || die "series names patches/$p, which does not exist"
+	mailed_form "$f" "$IDENT_NAME" "$IDENT_EMAIL" >"$TMP/$p"
 	(cd "$TREE" && ./scripts/checkpatch.pl --strict --show-types --no-tree \
-		--no-summary --terse "$f") >"$OUT" 2>&1 || true
-	# The commit message: everything before the first "---" line.
-	msg=$(sed '/^---$/q' "$f")
+		--no-summary --terse "$TMP/$p") >"$OUT" 2>&1 || true
+	sed -i "s|$TMP/||" "$OUT"
+	# The types justified in the notes: "checkpatch: TYPE[, TYPE]: why".
+	ok=$(patch_notes "$f" | sed -n 's/^checkpatch: *\([A-Z0-9_][A-Z0-9_, ]*\): *[^ ].*/\1/p' |
+		tr -s ', ' '\n' | sed '/^$/d' | sort -u)
 	bad=
 	for t in $(sed -n 's/.*: \(ERROR\|WARNING\|CHECK\):\([A-Z0-9_]*\):.*/\1:\2/p' "$OUT" | sort -u); do
 		case "$t" in
 		ERROR:*) bad="$bad $t" ;;
-		*) echo "$msg" | grep -q "${t#*:}" || bad="$bad $t" ;;
+		*) echo "$ok" | grep -qx "${t#*:}" || bad="$bad $t" ;;
 		esac
 	done
 	if [ -z "$bad" ]; then
@@ -35,7 +52,7 @@ for p in $(series_names "$TOP/series"); do
 		echo "ok   $p$( [ -s "$OUT" ] && echo " (justified: $(sed -n 's/.*: [A-Z]*:\([A-Z0-9_]*\):.*/\1/p' "$OUT" | sort -u | tr '\n' ' '))")"
 	else
 		F=$((F + 1))
-		echo "FAIL $p:$bad"
+		echo "FAIL $p:$bad (an ERROR always fails; justify a WARNING/CHECK in the notes: checkpatch: TYPE: why)"
 		sed 's/^/    /' "$OUT"
 	fi
 done

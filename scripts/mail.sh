@@ -5,15 +5,45 @@
 # worktree at base must give exactly the tree of the patched variant.
 # Dry run unless SEND=1 (then git send-email is run on the files).
 #
+# The sender is whoever runs this: their git identity as seen from the
+# top of this repository (git var GIT_AUTHOR_IDENT, i.e. user.name and
+# user.email) is the From: of every mail and signs off every patch; the
+# files under patches/ carry no identity of their own.  SEND=1 refuses an
+# identity that identity_problem (lib.sh) rejects; the dry run uses it
+# anyway, so that the mbox can be checked, and says why it would refuse.
+#
 # usage: mail.sh TREE OUTDIR VERSION
+#        mail.sh --gate     (the identity check alone: fails under SEND=1
+#                            when the identity may not send)
 set -eu
 STEP=mail
 . "$(dirname "$0")/lib.sh"
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+
+# The sender's identity: IDENT_NAME, IDENT_EMAIL, and why it may not send
+# (empty when it may).
+ident=$(git -C "$TOP" var GIT_AUTHOR_IDENT 2>/dev/null) || ident=
+split_identity "$ident"
+if [ -z "$ident" ]; then
+	why="git has no identity for you"
+else
+	why=$(identity_problem "$IDENT_NAME" "$IDENT_EMAIL") && why=
+fi
+howto='git config user.name "Your Name"; git config user.email you@yourdomain'
+if [ -n "$why" ] && [ "${SEND:-0}" = 1 ]; then
+	die "refusing to send as '$IDENT_NAME <$IDENT_EMAIL>': $why; set your own identity first: $howto"
+fi
+[ "${1:-}" != --gate ] || exit 0
 
 TREE=${1:?usage: mail.sh TREE OUTDIR VERSION}
 OUT=${2:?}
 V=${3:-1}
 case "$V" in *[!0-9]* | "") die "VERSION must be a number, not '$V'" ;; esac
+if [ -z "$ident" ]; then
+	# Still make the mbox to check it, as nobody that could send it.
+	IDENT_NAME="Unknown Sender" IDENT_EMAIL="unknown-sender@mail.invalid"
+fi
+[ -z "$why" ] || say "NOTE: the mails are from and signed off by '$IDENT_NAME <$IDENT_EMAIL>', which make mail SEND=1 refuses: $why; set yours: $howto"
 
 # Maintainers and reviewers go to To:, lists to Cc:.
 gm() {
@@ -35,12 +65,22 @@ rm -rf "$OUT"
 vopt=
 [ "$V" -le 1 ] || vopt="-v $V"
 # shellcheck disable=SC2086
-STEP=mail "$(dirname "$0")/format-series.sh" "$TREE" "$OUT/patches" $vopt --thread=shallow "$@"
+STEP=mail SENDER_NAME=$IDENT_NAME SENDER_EMAIL=$IDENT_EMAIL \
+	"$(dirname "$0")/format-series.sh" "$TREE" "$OUT/patches" $vopt --thread=shallow "$@"
 MBOX=$OUT/series-v$V.mbox
 cat "$OUT/patches"/*.patch >"$MBOX"
 say "wrote $MBOX ($(grep -c '^Subject: ' "$MBOX") mails)"
+say "From: $IDENT_NAME <$IDENT_EMAIL>"
 say "To: $to"
 say "Cc: $cc"
+
+# Every patch is signed off by the sender, none names the pipeline.
+for f in "$OUT/patches"/*.patch; do
+	case "$f" in *0000-cover-letter.patch) continue ;; esac
+	grep -q -x -F "Signed-off-by: $IDENT_NAME <$IDENT_EMAIL>" "$f" ||
+		die "${f##*/} is not signed off by $IDENT_NAME <$IDENT_EMAIL>"
+done
+! grep -q -F "$PIPELINE_EMAIL" "$MBOX" || die "$MBOX names the pipeline identity ($PIPELINE_EMAIL)"
 
 # The mbox must apply to the base tree and give the patched tree.
 CHK=$OUT/am-test
@@ -48,7 +88,7 @@ git -C "$TREE" worktree prune
 git -C "$TREE" worktree add -q --detach "$CHK" base
 ok=1
 # The cover letter has no diff: git am drops it as reviewers' tools do.
-if ! git -C "$CHK" -c user.name=am -c user.email=am@example.org am -q --empty=drop "$MBOX" >"$OUT/am.log" 2>&1; then
+if ! (pipeline_env && git -C "$CHK" am -q --empty=drop "$MBOX") >"$OUT/am.log" 2>&1; then
 	ok=0
 	cat "$OUT/am.log" >&2
 elif [ "$(git -C "$CHK" rev-parse 'HEAD^{tree}')" != "$(git -C "$TREE" rev-parse 'HEAD^{tree}')" ]; then
@@ -62,7 +102,8 @@ say "git am of the mbox onto base: same tree as the patched variant"
 if [ "${SEND:-0}" = 1 ]; then
 	command -v git-send-email >/dev/null || git send-email --help >/dev/null 2>&1 ||
 		die "git send-email missing (apt-get install git-email)"
-	git -C "$TREE" send-email --confirm=always "$OUT/patches"/*.patch
+	git -C "$TOP" send-email --confirm=always --from="$IDENT_NAME <$IDENT_EMAIL>" \
+		"$OUT/patches"/*.patch
 else
-	echo "dry run; to send:  git send-email $OUT/patches/*.patch   (or make mail SEND=1)"
+	echo "dry run; to send:  make mail SEND=1   (as $IDENT_NAME <$IDENT_EMAIL>${why:+; refused now: $why})"
 fi

@@ -20,20 +20,20 @@ RESULTS  := $(KDIR)/results
 
 .PHONY: all help setup extract prepare config kernel tests suite check-variant \
 	run shell kernel-path check check-debug checkpatch bisect mail refresh \
-	roundtrip clean
+	roundtrip test-tooling clean
 
 all: setup kernel tests suite
 
 help:
 	@echo "make [KVER=6.1|6.12] [VARIANT=stock|base|patched] [DEBUG=1] [ACCEL=tcg|kvm] [O=dir]"
 	@echo "  all (default)  set up, build the kernel, boot it, run the suite"
-	@echo "  check          the tests: stock, base, patched (+ DEBUG=1) of KVER, checkpatch, roundtrip, mail"
+	@echo "  check          the tests: stock, base, patched (+ DEBUG=1) of KVER, test-tooling, checkpatch, roundtrip, mail"
 	@echo "  check-variant  build + suite for one KVER/VARIANT"
 	@echo "  check-debug    check-variant of patched with DEBUG=1"
 	@echo "  run CMD='..' [EXTRA=dir]  boot the kernel and run CMD instead of the suite"
 	@echo "  shell          interactive busybox shell on the kernel"
 	@echo "  kernel-path    print the bzImage path (use make -s)"
-	@echo "  checkpatch roundtrip bisect mail refresh   maintainer workflow (README)"
+	@echo "  checkpatch roundtrip bisect mail refresh test-tooling   maintainer workflow (README)"
 	@echo "  setup extract prepare config kernel tests   single steps"
 	@echo "  clean          remove $(O)/"
 
@@ -86,7 +86,10 @@ V        ?= 1
 checkpatch: extract
 	@$(S)/checkpatch.sh $(KDIR)/stock
 
+# The sender's identity is checked first: SEND=1 with one that may not
+# send stops here, before any tree is touched.
 mail:
+	@$(S)/mail.sh --gate
 	@$(MAKE) -s prepare VARIANT=patched DEBUG=0
 	@$(S)/mail.sh $(PATCHED) $(BUILD)/mail $(V)
 
@@ -98,6 +101,11 @@ refresh:
 roundtrip:
 	@$(MAKE) -s prepare VARIANT=patched DEBUG=0
 	@$(S)/roundtrip.sh $(PATCHED)
+
+# The tooling itself: identity checks, the mail gate, identity-free
+# patches/, the notes round trip on a small scratch repository.
+test-tooling:
+	@$(S)/test-tooling.sh
 
 bisect: extract
 	@$(S)/bisect.sh $(KVER) $(KDIR)/bisect

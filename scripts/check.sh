@@ -1,7 +1,8 @@
 #!/bin/sh
 # "make check": the three variants of one tree, each built, booted and judged
 # against its own expectations (tests/expect/VARIANT), the patched one also
-# under lockdep/KASAN/kmemleak (DEBUG=1), then the maintainer gates.  Every
+# under lockdep/KASAN/kmemleak (DEBUG=1), then the maintainer gates (the
+# tooling's own tests, checkpatch, round trip, mail).  Every
 # step runs even when an earlier one failed, so one run shows everything
 # that is wrong; the last line adds them up.
 #
@@ -23,9 +24,9 @@ add_line() {	# add up a "NAME: N passed, N failed, N skipped" line
 	P=$((P + $1)) F=$((F + $2)) S=$((S + ${3:-0}))
 }
 
-for step in stock base patched patched-debug checkpatch roundtrip mail; do
+for step in stock base patched patched-debug test-tooling checkpatch roundtrip mail; do
 	case "$step" in
-	checkpatch | roundtrip | mail) target=$step ;;
+	test-tooling | checkpatch | roundtrip | mail) target=$step ;;
 	patched-debug) target="check-variant VARIANT=patched DEBUG=1" ;;
 	*) target="check-variant VARIANT=$step" ;;
 	esac

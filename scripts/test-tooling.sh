@@ -1,0 +1,259 @@
+#!/bin/sh
+# "make test-tooling": the tooling's own tests, on nothing but git and a
+# scratch repository (no kernel tree, no network, nothing sent):
+#  - the identity validator (lib.sh: identity_problem) on good and bad
+#    identities, and the mail gate: SEND=1 refuses a bad one;
+#  - no file under patches/ carries an identity (From:, Signed-off-by:,
+#    Co-developed-by:);
+#  - the apply/export round trip (apply_patch, format-series.sh) gives the
+#    files back byte for byte, notes for reviewers below "---" included,
+#    also after "git commit --amend" and "git rebase";
+#  - the mail form: From: and Signed-off-by: of the sender, no pipeline
+#    identity, and "git am" of it gives the same tree.
+# Every assertion prints "ok" or "FAIL"; the last line is
+# "test-tooling: N passed, N failed".
+#
+# usage: test-tooling.sh
+set -eu
+STEP=test-tooling
+. "$(dirname "$0")/lib.sh"
+
+S=$(cd "$(dirname "$0")" && pwd)
+TOP=$(dirname "$S")
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+P=0 F=0
+
+pass() { P=$((P + 1)); echo "ok   $*"; }
+fail() { F=$((F + 1)); echo "FAIL $*"; }
+# check DESCRIPTION COMMAND...: the command must succeed
+check() {
+	_d=$1
+	shift
+	if "$@" >"$TMP/check.out" 2>&1; then pass "$_d"; else
+		fail "$_d"
+		sed 's/^/    /' "$TMP/check.out"
+	fi
+}
+
+# ---- the identity validator ----
+good() {
+	if _w=$(identity_problem "$1" "$2"); then pass "accepts '$1 <$2>'"
+	else fail "accepts '$1 <$2>' (refused: $_w)"; fi
+}
+bad() {
+	if _w=$(identity_problem "$1" "$2"); then fail "refuses '$1 <$2>' (accepted)"
+	else pass "refuses '$1 <$2>': $_w"; fi
+}
+good "Jane Doe" "jane.doe@kernel.org"
+good "José Müller" "jose@mueller-family.de"
+good "A. U. Thor" "a.u.thor+lkml@mail.cs.example-university.edu"
+good "Li Ci" "li.ci@huawei.com"
+bad "" "jane@kernel.org"
+bad "   " "jane@kernel.org"
+bad "Jane Doe" ""
+bad "Jane Doe" "jane"
+bad "Jane Doe" "jane@"
+bad "Jane Doe" "@kernel.org"
+bad "Jane Doe" "jane@kernel"
+bad "Jane Doe" "jane@kernel.org."
+bad "Jane Doe" "jane@@kernel.org"
+bad "Jane Doe" "jane doe@kernel.org"
+bad "Jane Doe" "jane@example"
+bad "Jane Doe" "jane@example.com"
+bad "Jane Doe" "jane@example.org"
+bad "Jane Doe" "jane@EXAMPLE.NET"
+bad "Jane Doe" "jane@mail.example.com"
+bad "Jane Doe" "jane@corp.example"
+bad "Jane Doe" "jane@host.invalid"
+bad "Jane Doe" "jane@lab.test"
+bad "Jane Doe" "jane@box.localhost"
+bad "Jane Doe" "jane@localhost"
+bad "Jane Doe" "root@vm.localdomain"
+bad "Jane Doe" "noreply@kernel.org"
+bad "Jane Doe" "no-reply@kernel.org"
+bad "Jane Doe" "12345+jane@users.noreply.github.com"
+bad "Cgroupns Dev Team" "cgroupns-dev@kernel.org"
+bad "Seed 9dbbeb5d maintainers" "maintainers@kernel.org"
+bad "Build Pipeline" "build@kernel.org"
+bad "Kernel Test Bot" "lkp@intel.com"
+bad "dependabot[bot]" "support@github.com"
+bad "Cgroupns Dev Team" "cgroupns-dev@example.org"
+bad "Seed 9dbbeb5d maintainers" "maintainers@users.noreply.a-seed-9dbbeb5d.example"
+bad "$PIPELINE_NAME" "$PIPELINE_EMAIL"
+bad "Jane <Doe" "jane@kernel.org"
+
+# ---- the mail gate: SEND=1 refuses without touching a tree ----
+# gate NAME EMAIL SEND: status and stderr of "mail.sh --gate" as NAME <EMAIL>
+gate() {
+	_rc=0
+	GIT_AUTHOR_NAME=$1 GIT_AUTHOR_EMAIL=$2 SEND=$3 "$S/mail.sh" --gate \
+		>"$TMP/gate.out" 2>"$TMP/gate.err" || _rc=$?
+}
+gate "Cgroupns Dev Team" "cgroupns-dev@example.org" 1
+if [ "$_rc" -ne 0 ] && [ "$(wc -l <"$TMP/gate.err")" -eq 1 ] &&
+	grep -q '^ERROR \[mail\]: refusing to send as .*example\.org.*git config user\.name "Your Name"; git config user\.email you@yourdomain' "$TMP/gate.err"; then
+	pass "SEND=1 with a placeholder identity: refused, one ERROR [mail] line saying how to set it"
+else
+	fail "SEND=1 with a placeholder identity: status $_rc, stderr: $(cat "$TMP/gate.err")"
+fi
+gate "Jane Doe" "" 1
+[ "$_rc" -ne 0 ] && grep -q '^ERROR \[mail\]:' "$TMP/gate.err" &&
+	pass "SEND=1 without an address: refused" ||
+	fail "SEND=1 without an address: status $_rc, stderr: $(cat "$TMP/gate.err")"
+gate "" "jane@kernel.org" 1
+[ "$_rc" -ne 0 ] && grep -q '^ERROR \[mail\]:' "$TMP/gate.err" &&
+	pass "SEND=1 without a name (git has no identity): refused" ||
+	fail "SEND=1 without a name: status $_rc, stderr: $(cat "$TMP/gate.err")"
+gate "Jane Doe" "jane.doe@kernel.org" 1
+[ "$_rc" -eq 0 ] && [ ! -s "$TMP/gate.err" ] &&
+	pass "SEND=1 with a person's identity: the gate lets it through" ||
+	fail "SEND=1 with a person's identity: status $_rc, stderr: $(cat "$TMP/gate.err")"
+gate "Cgroupns Dev Team" "cgroupns-dev@example.org" 0
+[ "$_rc" -eq 0 ] &&
+	pass "dry run (no SEND) with a placeholder identity: not refused" ||
+	fail "dry run with a placeholder identity: status $_rc, stderr: $(cat "$TMP/gate.err")"
+
+# ---- patches/ carries no identity ----
+for f in "$TOP"/patches/*.patch "$TOP"/patches/base/*/*.patch; do
+	[ -f "$f" ] || continue
+	if grep -n -E '^(From: |Signed-off-by:|Co-developed-by:)' "$f" >"$TMP/id.out"; then
+		fail "no identity in ${f#"$TOP"/}: $(head -3 "$TMP/id.out" | tr '\n' ' ')(make refresh strips them; scripts/strip-identity.sh FILE)"
+	else
+		pass "no identity in ${f#"$TOP"/}"
+	fi
+done
+if [ -f "$TOP/patches/0000-cover-letter.patch" ]; then
+	if grep -q -E "^[^ ].* \([0-9]+\):$" "$TOP/patches/0000-cover-letter.patch" &&
+		! grep -q -E "^$SHORTLOG_HEADING \([0-9]+\):$" "$TOP/patches/0000-cover-letter.patch"; then
+		fail "the cover letter's shortlog heading is '$SHORTLOG_HEADING (N):', no name"
+	else
+		pass "the cover letter's shortlog heading carries no name"
+	fi
+fi
+
+# ---- apply/export round trip on a scratch repository ----
+R=$TMP/repo
+git init -q "$R"
+(
+	cd "$R"
+	export GIT_AUTHOR_NAME="Alice Dev" GIT_AUTHOR_EMAIL="alice@kernel.org"
+	export GIT_COMMITTER_NAME="$GIT_AUTHOR_NAME" GIT_COMMITTER_EMAIL="$GIT_AUTHOR_EMAIL"
+	export GIT_AUTHOR_DATE="2026-01-02T03:04:05Z" GIT_COMMITTER_DATE="2026-01-02T03:04:05Z"
+	printf 'one\ntwo\nthree\n' >a.c
+	printf 'x\n' >b.c
+	git add a.c b.c
+	git commit -q -m "base"
+	git tag base
+	printf 'one\ntwo\nthree\nfour\n' >a.c
+	git commit -q -a -m "a: add four" -m "Four comes after three.
+
+Co-developed-by: Bob Dev <bob@kernel.org>
+Signed-off-by: Bob Dev <bob@kernel.org>
+Reviewed-by: Carol Rev <carol@kernel.org>
+Signed-off-by: Alice Dev <alice@kernel.org>"
+	git notes add -m "v2: four instead of 4.
+
+checkpatch: FILE_PATH_CHANGES: covered by an existing F: line.
+	an indented line
+
+    four spaces, then # not a comment" HEAD
+	printf 'y\n' >b.c
+	git commit -q -a -m "b: x becomes y" -m "Signed-off-by: Alice Dev <alice@kernel.org>"
+	printf 'z\n' >>b.c
+	git commit -q -a -m "b: a subject that is long enough to be wrapped by the shortlog of the cover letter" \
+		-m "No sign-off, one note line." -m "Signed-off-by: Alice Dev <alice@kernel.org>"
+	git notes add -m "Only this." HEAD
+) >"$TMP/setup.log" 2>&1 || { cat "$TMP/setup.log"; die "could not set up the scratch repository"; }
+
+# "patches/" of the scratch series: its export with identities stripped,
+# and a cover letter with a subject and a text.
+COVER=/dev/null "$S/format-series.sh" "$R" "$TMP/p0" >/dev/null
+"$S/strip-identity.sh" "$TMP"/p0/*.patch >"$TMP/stripped"
+check "strip-identity.sh names what it removes" \
+	grep -q 'removed Co-developed-by: Bob Dev' "$TMP/stripped"
+awk '/^Subject: / { print "Subject: [PATCH 0/3] scratch series"; next }
+	$0 == "*** BLURB HERE ***" { print "A text for reviewers.\n\nWith two  paragraphs (1):\n  - and a list."; next }
+	{ print }' "$TMP/p0/0000-cover-letter.patch" >"$TMP/cover"
+mv "$TMP/cover" "$TMP/p0/0000-cover-letter.patch"
+check "stripped files carry no identity" \
+	sh -c '! grep -E "^(From: |Signed-off-by:|Co-developed-by:)|Alice|Bob|Cgroupns" "$1"/*.patch' - "$TMP/p0"
+check "strip-identity.sh keeps other trailers (Reviewed-by)" \
+	grep -q '^Reviewed-by: Carol Rev' "$TMP/p0/0001-a-add-four.patch"
+check "a message without trailers ends right before ---" \
+	sh -c 'grep -B1 -x -- --- "$1" | head -1 | grep -qx "No sign-off, one note line."' - "$TMP"/p0/0003-*.patch
+mkdir "$TMP/p0again"
+cp "$TMP"/p0/*.patch "$TMP/p0again/"
+"$S/strip-identity.sh" "$TMP"/p0again/*.patch >"$TMP/stripped2"
+check "strip-identity.sh leaves identity-free files byte for byte" \
+	sh -c '! [ -s "$1" ] && diff -r "$2" "$3"' - "$TMP/stripped2" "$TMP/p0" "$TMP/p0again"
+
+# Apply them as prepare-variant.sh does, export them as refresh does.
+W=$TMP/work
+git -C "$R" worktree add -q --detach "$W" base
+setup_build_repo "$R"
+(
+	pipeline_env
+	for f in "$TMP"/p0/0*.patch; do
+		case "$f" in *0000-cover-letter.patch) continue ;; esac
+		apply_patch "$W" "$f"
+	done
+) >"$TMP/apply.log" 2>&1 || { cat "$TMP/apply.log"; die "apply_patch failed on the scratch series"; }
+check "applied commits are the pipeline's" \
+	sh -c '[ "$(git -C "$1" log --format="%an <%ae>|%cn <%ce>" base..HEAD | sort -u)" = "$2|$2" ]' - "$W" "$(pipeline_identity)"
+check "the notes below --- became git notes (blank lines, indentation, # kept)" \
+	sh -c 'git -C "$1" notes show HEAD~2 | grep -qx "    four spaces, then # not a comment" &&
+		[ "$(git -C "$1" notes show HEAD~2 | sed -n 2p)" = "" ] &&
+		! git -C "$1" notes show HEAD~1 2>/dev/null' - "$W"
+roundtrip() {	# roundtrip DESCRIPTION: export W and compare with p0
+	rm -rf "$TMP/p1"
+	COVER=$TMP/p0/0000-cover-letter.patch "$S/format-series.sh" "$W" "$TMP/p1" >"$TMP/export.log" 2>&1 &&
+		diff -ru "$TMP/p0" "$TMP/p1" >"$TMP/rt.diff" && pass "$1" ||
+		{ fail "$1"; sed 's/^/    /' "$TMP/export.log" "$TMP/rt.diff" | head -40; }
+}
+roundtrip "export(apply(files)) == files, byte for byte (notes, no notes, cover letter)"
+(cd "$W" && git commit -q --amend --no-edit) && roundtrip "the note survives git commit --amend"
+(cd "$W" && git rebase -q --force-rebase base) && roundtrip "the notes survive git rebase"
+check "the exported files carry no identity" \
+	sh -c '! grep -E "^(From: |Signed-off-by:)|pipeline|Pipeline" "$1"/*.patch' - "$TMP/p1"
+
+# ---- the mail form ----
+SENDER_NAME="José Müller" SENDER_EMAIL="jose@kernel.org" \
+	"$S/format-series.sh" "$W" "$TMP/mail" -v 2 --thread=shallow >/dev/null 2>&1
+check "mail: every mail is from the sender (RFC 2047 encoded)" \
+	sh -c '[ "$(grep -c "^From: =?UTF-8?q?Jos=C3=A9=20M=C3=BCller?= <jose@kernel.org>$" "$1"/*.patch | grep -c ":1$")" = 4 ]' - "$TMP/mail"
+check "mail: every patch is signed off once by the sender, right before ---" \
+	sh -c 'for f in "$1"/v2-000[1-9]*.patch; do
+		[ "$(grep -c -x "Signed-off-by: José Müller <jose@kernel.org>" "$f")" = 1 ] &&
+		grep -B1 -x -- --- "$f" | head -1 | grep -qx "Signed-off-by: José Müller <jose@kernel.org>" || exit 1
+	done' - "$TMP/mail"
+check "mail: no pipeline identity, no in-body From:" \
+	sh -c '! grep -i -e pipeline -e "^From: [^=]" "$1"/*.patch' - "$TMP/mail"
+check "mail: the notes are below ---" \
+	grep -qx '    checkpatch: FILE_PATH_CHANGES: covered by an existing F: line.' "$TMP/mail/v2-0001-a-add-four.patch"
+check "mail: the cover letter is signed by the sender's name, in UTF-8" \
+	sh -c 'grep -qx "José Müller (3):" "$1" && grep -qx "Content-Type: text/plain; charset=UTF-8" "$1"' - "$TMP/mail/v2-0000-cover-letter.patch"
+git -C "$R" worktree add -q --detach "$TMP/am" base
+check "mail: git am of the mbox gives the same tree" \
+	sh -c 'cat "$1"/*.patch | (. "$3/lib.sh"; pipeline_env; git -C "$2" am -q --empty=drop) &&
+		[ "$(git -C "$2" rev-parse "HEAD^{tree}")" = "$(git -C "$4" rev-parse "HEAD^{tree}")" ] &&
+		[ "$(git -C "$2" log -1 --format=%an)" = "José Müller" ]' - "$TMP/mail" "$TMP/am" "$S" "$W"
+
+# ---- the form checkpatch sees ----
+f=$TMP/p0/0001-a-add-four.patch
+mailed_form "$f" "Jane Doe" "jane.doe@kernel.org" >"$TMP/mailed"
+check "checkpatch form: From: header and a sign-off after the other trailers, nothing else changed" \
+	sh -c '[ "$(sed -n 2p "$1")" = "From: Jane Doe <jane.doe@kernel.org>" ] &&
+		grep -B2 -x -- --- "$1" | head -2 | tr "\n" "|" | grep -qx "Reviewed-by: Carol Rev <carol@kernel.org>|Signed-off-by: Jane Doe <jane.doe@kernel.org>|" &&
+		diff "$2" "$1" | grep "^[<>]" | tr "\n" "|" | grep -qx "> From: Jane Doe <jane.doe@kernel.org>|> Signed-off-by: Jane Doe <jane.doe@kernel.org>|"' - "$TMP/mailed" "$f"
+mailed_form "$TMP"/p0/0003-*.patch "Jane Doe" "jane.doe@kernel.org" >"$TMP/mailed"
+check "checkpatch form: a message without trailers gets a blank line, then the sign-off" \
+	sh -c 'grep -B3 -x -- --- "$1" | head -3 | tr "\n" "|" | grep -qx "No sign-off, one note line.||Signed-off-by: Jane Doe <jane.doe@kernel.org>|"' - "$TMP/mailed"
+mailed_form "$TMP/p0/0002-b-x-becomes-y.patch" "Jane Doe" "jane.doe@kernel.org" >"$TMP/mailed"
+check "checkpatch form: a message of a subject alone gets the sign-off after the headers" \
+	sh -c 'grep -B2 -x -- --- "$1" | head -2 | tr "\n" "|" | grep -qx "|Signed-off-by: Jane Doe <jane.doe@kernel.org>|"' - "$TMP/mailed"
+
+git -C "$R" worktree remove --force "$TMP/am"
+git -C "$R" worktree remove --force "$W"
+echo "test-tooling: $P passed, $F failed"
+[ "$F" -eq 0 ]

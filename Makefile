@@ -81,7 +81,7 @@ clean:
 
 # ---- maintainer workflow (README: "For maintainers") ----
 PATCHED  := $(KDIR)/patched
-V        ?= 1
+V        ?= 2
 
 checkpatch: extract
 	@$(S)/checkpatch.sh $(KDIR)/stock

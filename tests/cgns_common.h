@@ -821,6 +821,24 @@ static inline void rm_subdirs(const char *dir)
  * v1 named hierarchies used by a case: mounted in the runner's mount ns at
  * /tmp/<tag>-v1 with name "<tag>".  The runner's cleanup removes them.
  */
+/*
+ * The case's scratch mount point, /tmp/<tag>-m.  Cases mount on it in
+ * private mount namespaces, which die with them; only the directory is
+ * left to remove.
+ */
+static inline const char *cgns_mnt(void)
+{
+	static char p[128];
+
+	snprintf(p, sizeof(p), "/tmp/%s-m", cgns_tag);
+	return p;
+}
+
+static inline void cgns_mnt_cleanup(void)
+{
+	rmdir(cgns_mnt());
+}
+
 static inline const char *v1_mnt(void)
 {
 	static char p[128];

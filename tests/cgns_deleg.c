@@ -412,18 +412,10 @@ static void clone3_into_outside(void)
 /* ------------------------------------------------------------------ */
 /* Root flags are not a cgroupns's to change                           */
 
-static const char *mnt(void)
-{
-	static char p[128];
-
-	snprintf(p, sizeof(p), "/tmp/%s-m", cgns_tag);
-	return p;
-}
-
 /* Give the host its nsdelegate back if a case lost it. */
 static void flags_cleanup(void)
 {
-	rmdir(mnt());
+	rmdir(cgns_mnt());
 	if (cgns_shared[1024] && !nsdelegate_on())
 		mount(NULL, cg_root, NULL, MS_REMOUNT, "nsdelegate");
 }
@@ -452,9 +444,9 @@ static int inside_mounter(void *arg)
 	(void)arg;
 	CHECK(unshare(CLONE_NEWCGROUP | CLONE_NEWNS) == 0, "unshare(NEWCGROUP|NEWNS)");
 	make_mounts_private();
-	CHECK(mount("none", mnt(), "cgroup2", 0, NULL) == 0,
+	CHECK(mount("none", cgns_mnt(), "cgroup2", 0, NULL) == 0,
 	      "mount cgroup2 without nsdelegate inside the cgroupns");
-	CHECK_STR(mountinfo_root(mnt()), "/", "root of the mount made inside");
+	CHECK_STR(mountinfo_root(cgns_mnt()), "/", "root of the mount made inside");
 	h_send(0);
 	h_recv();	/* go */
 	h_recv();	/* end */
@@ -469,7 +461,7 @@ static void mount_inside_keeps_nsdelegate(void)
 	need_nsdelegate();
 	cgns_shared[1024] = 1;
 	layout();
-	CHECK(mkdir(mnt(), 0755) == 0, "mkdir %s", mnt());
+	CHECK(mkdir(cgns_mnt(), 0755) == 0, "mkdir %s", cgns_mnt());
 	h = inside(inside_mounter, NULL);
 	check_nsdelegate_kept("a cgroup2 mount inside a cgroupns");
 	c_send(&h, 0);

@@ -220,23 +220,9 @@ static void deep_dotdot_chain(void)
 
 static char v1_hier[96];	/* "name=<tag>" */
 
-static const char *mnt(void)
-{
-	static char p[128];
-
-	snprintf(p, sizeof(p), "/tmp/%s-m", cgns_tag);
-	return p;
-}
-
-static void mnt_cleanup(void)
-{
-	/* the mounts live in private mount namespaces that died with them */
-	rmdir(mnt());
-}
-
 static void v1_mnt_cleanup(void)
 {
-	mnt_cleanup();
+	cgns_mnt_cleanup();
 	v1_teardown();
 }
 
@@ -312,7 +298,7 @@ struct delegatee {
 /*
  * nobody, starting in d: builds a chain of LONG_LEVELS 250-character
  * names below d; then either moves itself to the bottom, or, in its own
- * user+mount namespace, bind-mounts the bottom onto mnt().
+ * user+mount namespace, bind-mounts the bottom onto cgns_mnt().
  */
 static int delegatee_fn(void *arg)
 {
@@ -331,8 +317,8 @@ static int delegatee_fn(void *arg)
 		      "unshare(NEWUSER|NEWNS) as nobody");
 		map_self_as_root(NOBODY, NOBODY);
 		make_mounts_private();
-		CHECK(mount(".", mnt(), NULL, MS_BIND, NULL) == 0,
-		      "bind-mount the bottom onto %s", mnt());
+		CHECK(mount(".", cgns_mnt(), NULL, MS_BIND, NULL) == 0,
+		      "bind-mount the bottom onto %s", cgns_mnt());
 	}
 	h_send(0);
 	h_recv();
@@ -397,13 +383,13 @@ static void long_bind_mountinfo(bool v1)
 
 	if (v1)
 		v1_mount();
-	CHECK(mkdir(mnt(), 0755) == 0, "mkdir %s", mnt());
+	CHECK(mkdir(cgns_mnt(), 0755) == 0, "mkdir %s", cgns_mnt());
 	h = start_delegatee(&dl);
 	snprintf(want, sizeof(want), "%s",
 		 chain_path(v1 ? "/d" : hostp("d"), -1, LONG_LEVELS - 1));
 	snprintf(p, sizeof(p), "/proc/%d/mountinfo", h.pid);
 	errno = 0;
-	CHECK_LONG(mountinfo_root_in(p, mnt()), want, "root field of the bind mount");
+	CHECK_LONG(mountinfo_root_in(p, cgns_mnt()), want, "root field of the bind mount");
 	c_send(&h, 0);
 	finish(&h);
 }
@@ -427,9 +413,9 @@ static void mount_cgroupfs(bool v1)
 	make_mounts_private();
 	snprintf(opts, sizeof(opts), "none,name=%s", v1_name());
 	if (v1)
-		CHECK(mount("cgns", mnt(), "cgroup", 0, opts) == 0, "mount -t cgroup -o %s", opts);
+		CHECK(mount("cgns", cgns_mnt(), "cgroup", 0, opts) == 0, "mount -t cgroup -o %s", opts);
 	else
-		CHECK(mount("none", mnt(), "cgroup2", 0, NULL) == 0, "mount cgroup2");
+		CHECK(mount("none", cgns_mnt(), "cgroup2", 0, NULL) == 0, "mount cgroup2");
 }
 
 static int sibling_mounter(void *arg)
@@ -452,7 +438,7 @@ static int sibling_reader(void *arg)
 	h_send(0);
 	snprintf(p, sizeof(p), "/proc/%ld/mountinfo", h_recv());
 	errno = 0;
-	CHECK_LONG(mountinfo_root_in(p, mnt()), sib_want,
+	CHECK_LONG(mountinfo_root_in(p, cgns_mnt()), sib_want,
 		   "root field from the sibling ns");
 	h_send(0);
 	return 0;
@@ -472,7 +458,7 @@ static void long_mount_sibling(bool v1)
 
 	if (v1)
 		v1_mount();
-	CHECK(mkdir(mnt(), 0755) == 0, "mkdir %s", mnt());
+	CHECK(mkdir(cgns_mnt(), 0755) == 0, "mkdir %s", cgns_mnt());
 	top = top_fd(v1);
 	CHECK(mkdirat(top, "s", 0755) == 0, "mkdir s");
 	build_chain_at(top, SIB_LEVELS, fds);
@@ -501,7 +487,7 @@ static void long_mount_sibling(bool v1)
 	/* the same mount from the initial ns: the absolute path, in full */
 	snprintf(p, sizeof(p), "/proc/%d/mountinfo", m.pid);
 	errno = 0;
-	CHECK_LONG(mountinfo_root_in(p, mnt()), want_init, "root field from the initial ns");
+	CHECK_LONG(mountinfo_root_in(p, cgns_mnt()), want_init, "root field from the initial ns");
 	c_send(&m, 0);
 	finish(&m);
 }
@@ -529,7 +515,7 @@ static int deep_mounter(void *arg)
 	mount_cgroupfs(v1);
 	h_send(0);
 	h_recv();	/* the case process has left the ns root */
-	d = open(mnt(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	d = open(cgns_mnt(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	CHECK(d >= 0, "open mount");
 	CHECK(faccessat(d, "marker", F_OK, 0) == 0, "the ns root's child 'marker' not at the top");
 	CHECK(faccessat(d, long_name[0], F_OK, 0), "the hierarchy's top level is visible");
@@ -544,7 +530,7 @@ static int deep_mounter(void *arg)
 		snprintf(want, sizeof(want), "%d\n", getpid());
 		CHECK_STR(buf, want, "cgroup.procs at the top of the mount");
 	}
-	CHECK_STR(mountinfo_root(mnt()), "/", "mountinfo root from inside");
+	CHECK_STR(mountinfo_root(cgns_mnt()), "/", "mountinfo root from inside");
 	CHECK_STR(cgroup_line_of("/proc/self/cgroup", v1 ? v1_hier : ""), "/", "own view");
 	return 0;
 }
@@ -557,7 +543,7 @@ static void deep_ns_mount(bool v1)
 	if (v1) {
 		v1_mount();
 	}
-	CHECK(mkdir(mnt(), 0755) == 0, "mkdir %s", mnt());
+	CHECK(mkdir(cgns_mnt(), 0755) == 0, "mkdir %s", cgns_mnt());
 	top = top_fd(v1);
 	build_chain_at(top, LONG_LEVELS, fds);
 	CHECK(mkdirat(fds[LONG_LEVELS - 1], "marker", 0755) == 0, "mkdir marker");
@@ -725,11 +711,11 @@ static const struct cgns_case cases[] = {
 	{ "deep_dotdot_chain", deep_dotdot_chain, CGNS_NEED_NS, 240, NULL },
 	CASE(long_path_deleg_v2, 0),
 	{ "long_path_deleg_v1", long_path_deleg_v1, 0, 0, v1_teardown },
-	{ "long_bind_mountinfo_v2", long_bind_mountinfo_v2, 0, 0, mnt_cleanup },
+	{ "long_bind_mountinfo_v2", long_bind_mountinfo_v2, 0, 0, cgns_mnt_cleanup },
 	{ "long_bind_mountinfo_v1", long_bind_mountinfo_v1, 0, 0, v1_mnt_cleanup },
-	{ "long_mount_sibling_v2", long_mount_sibling_v2, CGNS_NEED_NS, 0, mnt_cleanup },
+	{ "long_mount_sibling_v2", long_mount_sibling_v2, CGNS_NEED_NS, 0, cgns_mnt_cleanup },
 	{ "long_mount_sibling_v1", long_mount_sibling_v1, CGNS_NEED_NS, 0, v1_mnt_cleanup },
-	{ "deep_ns_mount_v2", deep_ns_mount_v2, CGNS_NEED_NS, 0, mnt_cleanup },
+	{ "deep_ns_mount_v2", deep_ns_mount_v2, CGNS_NEED_NS, 0, cgns_mnt_cleanup },
 	{ "deep_ns_mount_v1", deep_ns_mount_v1, CGNS_NEED_NS, 0, v1_mnt_cleanup },
 	CASE(zombie_init_view, 0),
 	CASE(zombie_ns_view, CGNS_NEED_NS),

@@ -9,26 +9,12 @@
  */
 #include "cgns_common.h"
 
-static const char *mnt(void)
-{
-	static char p[128];
-
-	snprintf(p, sizeof(p), "/tmp/%s-m", cgns_tag);
-	return p;
-}
-
-static void mnt_cleanup(void)
-{
-	/* the mounts live in private mount namespaces that died with them */
-	rmdir(mnt());
-}
-
 static void layout(void)
 {
 	cg_mkdir("a");
 	cg_mkdir("a/inner");
 	cg_mkdir("b");
-	CHECK(mkdir(mnt(), 0755) == 0, "mkdir %s", mnt());
+	CHECK(mkdir(cgns_mnt(), 0755) == 0, "mkdir %s", cgns_mnt());
 }
 
 /* in dir @d (an fd), does @name exist? */
@@ -72,11 +58,11 @@ static int v2_mounter(void *arg)
 	(void)arg;
 	CHECK(unshare(CLONE_NEWCGROUP | CLONE_NEWNS) == 0, "unshare(NEWCGROUP|NEWNS)");
 	make_mounts_private();
-	CHECK(mount("none", mnt(), "cgroup2", 0, NULL) == 0, "mount cgroup2");
-	d = open(mnt(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	CHECK(mount("none", cgns_mnt(), "cgroup2", 0, NULL) == 0, "mount cgroup2");
+	d = open(cgns_mnt(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	CHECK(d >= 0, "open mount");
 	check_v2_top(d);
-	CHECK_STR(mountinfo_root(mnt()), "/", "mountinfo root of the new mount");
+	CHECK_STR(mountinfo_root(cgns_mnt()), "/", "mountinfo root of the new mount");
 
 	/* it is the same hierarchy: a cgroup made here appears in the host's */
 	CHECK(mkdirat(d, "made_inside", 0755) == 0, "mkdir through the ns mount");
@@ -161,12 +147,12 @@ static void mount_v2_init_ns(void)
 
 		CHECK(unshare(CLONE_NEWNS) == 0, "unshare(CLONE_NEWNS)");
 		make_mounts_private();
-		CHECK(mount("none", mnt(), "cgroup2", 0, opts) == 0, "mount cgroup2");
-		d = open(mnt(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		CHECK(mount("none", cgns_mnt(), "cgroup2", 0, opts) == 0, "mount cgroup2");
+		d = open(cgns_mnt(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 		CHECK(d >= 0, "open mount");
 		CHECK(has(d, cgns_tag), "the case's cgroup is not visible at the top");
 		CHECK(!has(d, "cgroup.events"), "top of an init-ns mount is not the root");
-		CHECK_STR(mountinfo_root(mnt()), "/", "mountinfo root");
+		CHECK_STR(mountinfo_root(cgns_mnt()), "/", "mountinfo root");
 		_exit(0);
 	}
 	reap(pid);
@@ -182,15 +168,15 @@ static int v1_mounter(void *arg)
 	snprintf(opts, sizeof(opts), "none,name=%s", v1_name());
 	CHECK(unshare(CLONE_NEWCGROUP | CLONE_NEWNS) == 0, "unshare(NEWCGROUP|NEWNS)");
 	make_mounts_private();
-	CHECK(mount("cgns", mnt(), "cgroup", 0, opts) == 0, "mount -t cgroup -o %s", opts);
-	d = open(mnt(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	CHECK(mount("cgns", cgns_mnt(), "cgroup", 0, opts) == 0, "mount -t cgroup -o %s", opts);
+	d = open(cgns_mnt(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	CHECK(d >= 0, "open mount");
 	CHECK(has(d, "inner"), "v1: 'inner' not at the top");
 	CHECK(!has(d, "a") && !has(d, "b"), "v1: cgroups beside the ns root visible");
 	/* release_agent only exists in the real root of a v1 hierarchy */
 	CHECK(!has(d, "release_agent"), "v1: top is the hierarchy's real root");
 	CHECK(pid_listed(d, "cgroup.procs", getpid()), "v1: own pid not at the top");
-	CHECK_STR(mountinfo_root(mnt()), "/", "v1: mountinfo root of the new mount");
+	CHECK_STR(mountinfo_root(cgns_mnt()), "/", "v1: mountinfo root of the new mount");
 	return 0;
 }
 
@@ -221,14 +207,14 @@ static void mount_v1_named(void)
 
 static void v1_mnt_cleanup(void)
 {
-	mnt_cleanup();
+	cgns_mnt_cleanup();
 	v1_teardown();
 }
 
 /* Unprivileged: nobody -> own user+mount+cgroup ns, mapped as root */
 static int unpriv_mounter(void *arg)
 {
-	const char *name = strrchr(mnt(), '/') + 1;
+	const char *name = strrchr(cgns_mnt(), '/') + 1;
 	int d;
 
 	(void)arg;
@@ -244,7 +230,7 @@ static int unpriv_mounter(void *arg)
 	d = open(name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	CHECK(d >= 0, "open mount");
 	check_v2_top(d);
-	CHECK_STR(mountinfo_root(mnt()), "/", "mountinfo root of the new mount");
+	CHECK_STR(mountinfo_root(cgns_mnt()), "/", "mountinfo root of the new mount");
 	return 0;
 }
 
@@ -271,9 +257,9 @@ static int foreign_mounter(void *arg)
 	CHECK(unshare(CLONE_NEWUSER | CLONE_NEWNS) == 0, "unshare(NEWUSER|NEWNS)");
 	map_self_as_root(0, 0);
 	make_mounts_private();
-	CHECK(mount("none", mnt(), "tmpfs", 0, NULL) == 0, "control: mount tmpfs");
-	CHECK(umount2(mnt(), 0) == 0, "umount tmpfs");
-	CHECK_ERR(mount("none", mnt(), "cgroup2", 0, NULL), EPERM,
+	CHECK(mount("none", cgns_mnt(), "tmpfs", 0, NULL) == 0, "control: mount tmpfs");
+	CHECK(umount2(cgns_mnt(), 0) == 0, "umount tmpfs");
+	CHECK_ERR(mount("none", cgns_mnt(), "cgroup2", 0, NULL), EPERM,
 		  "mount cgroup2 with a cgroupns of another userns");
 	return 0;
 }
@@ -328,7 +314,7 @@ static void mount_v1_new_eperm(void)
 				      "unshare(NEWNS|NEWCGROUP)");
 			}
 			make_mounts_private();
-			CHECK_ERR(mount("cgns", mnt(), "cgroup", 0, opts), EPERM,
+			CHECK_ERR(mount("cgns", cgns_mnt(), "cgroup", 0, opts), EPERM,
 				  userns ? "new v1 hierarchy from a user ns root in a cgroupns"
 					 : "new v1 hierarchy from a cgroupns");
 			_exit(0);
@@ -343,13 +329,13 @@ static void mount_v1_new_eperm(void)
 }
 
 static const struct cgns_case cases[] = {
-	{ "mount_v2_init_ns", mount_v2_init_ns, 0, 0, mnt_cleanup },
-	{ "mount_v2_root", mount_v2_root, CGNS_NEED_NS, 0, mnt_cleanup },
-	{ "host_mount_relative", host_mount_relative, CGNS_NEED_NS, 0, mnt_cleanup },
+	{ "mount_v2_init_ns", mount_v2_init_ns, 0, 0, cgns_mnt_cleanup },
+	{ "mount_v2_root", mount_v2_root, CGNS_NEED_NS, 0, cgns_mnt_cleanup },
+	{ "host_mount_relative", host_mount_relative, CGNS_NEED_NS, 0, cgns_mnt_cleanup },
 	{ "mount_v1_named", mount_v1_named, CGNS_NEED_NS, 0, v1_mnt_cleanup },
 	{ "mount_v1_new_eperm", mount_v1_new_eperm, CGNS_NEED_NS, 0, v1_mnt_cleanup },
-	{ "mount_userns_unpriv", mount_userns_unpriv, CGNS_NEED_NS, 0, mnt_cleanup },
-	{ "mount_foreign_cgns_eperm", mount_foreign_cgns_eperm, CGNS_NEED_NS, 0, mnt_cleanup },
+	{ "mount_userns_unpriv", mount_userns_unpriv, CGNS_NEED_NS, 0, cgns_mnt_cleanup },
+	{ "mount_foreign_cgns_eperm", mount_foreign_cgns_eperm, CGNS_NEED_NS, 0, cgns_mnt_cleanup },
 };
 
 CGNS_MAIN(cases)

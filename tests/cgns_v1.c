@@ -249,17 +249,9 @@ static void release_agent_setns_eperm(void)
 	finish(&h);
 }
 
-static const char *mnt(void)
-{
-	static char p[128];
-
-	snprintf(p, sizeof(p), "/tmp/%s-m", cgns_tag);
-	return p;
-}
-
 static void v1_mnt_cleanup(void)
 {
-	rmdir(mnt());
+	rmdir(cgns_mnt());
 	v1_teardown();
 }
 
@@ -276,7 +268,7 @@ static void release_agent_mount_einval(void)
 
 	v1_setup();
 	release_agent_control();
-	CHECK(mkdir(mnt(), 0755) == 0, "mkdir %s", mnt());
+	CHECK(mkdir(cgns_mnt(), 0755) == 0, "mkdir %s", cgns_mnt());
 	pid = fork();
 	CHECK(pid >= 0, "fork");
 	if (pid == 0) {
@@ -285,10 +277,10 @@ static void release_agent_mount_einval(void)
 		map_self_as_root(0, 0);
 		make_mounts_private();
 		snprintf(opts, sizeof(opts), "name=%s,release_agent=/x", v1_name());
-		CHECK_ERR(mount("cgns", mnt(), "cgroup", 0, opts), EINVAL,
+		CHECK_ERR(mount("cgns", cgns_mnt(), "cgroup", 0, opts), EINVAL,
 			  "mount -o name=<existing>,release_agent=/x from a user ns");
 		snprintf(opts, sizeof(opts), "none,name=%s", v1_name());
-		CHECK(mount("cgns", mnt(), "cgroup", 0, opts) == 0,
+		CHECK(mount("cgns", cgns_mnt(), "cgroup", 0, opts) == 0,
 		      "control: mount -o %s from the same user ns", opts);
 		_exit(0);
 	}

@@ -578,6 +578,20 @@ static inline const char *view_from(struct helper *h, pid_t pid)
 }
 
 /* Start a member whose ns root is <base>/<rel> (v2). */
+/*
+ * Helper body (spawn()): holds a cgroup namespace owned by its own,
+ * non-initial user namespace until told to go.
+ */
+static inline int userns_cgns_holder(void *arg)
+{
+	(void)arg;
+	CHECK(unshare(CLONE_NEWUSER | CLONE_NEWCGROUP) == 0,
+	      "unshare(CLONE_NEWUSER|CLONE_NEWCGROUP)");
+	h_send(0);
+	h_recv();
+	return 0;
+}
+
 static inline struct helper member_in(const char *rel)
 {
 	struct helper h;

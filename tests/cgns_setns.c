@@ -165,15 +165,6 @@ static void setns_foreign_owner_eperm(void)
 }
 
 /* Target owned by a sibling user ns: EPERM; from the init userns: fine */
-static int userns_holder(void *arg)
-{
-	(void)arg;
-	CHECK(unshare(CLONE_NEWUSER | CLONE_NEWCGROUP) == 0,
-	      "unshare(CLONE_NEWUSER|CLONE_NEWCGROUP)");
-	h_send(0);
-	h_recv();
-	return 0;
-}
 
 static void setns_sibling_userns_eperm(void)
 {
@@ -183,7 +174,7 @@ static void setns_sibling_userns_eperm(void)
 
 	cg_mkdir("h");
 	cg_move(getpid(), "h");
-	h = spawn(userns_holder, NULL);
+	h = spawn(userns_cgns_holder, NULL);
 	cg_move_out(getpid());
 	c_recv(&h);
 	fd = open_ns(h.pid);

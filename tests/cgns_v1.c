@@ -213,17 +213,6 @@ static void release_agent_userns_eperm(void)
 	reap(pid);
 }
 
-/* holds a cgroupns owned by its own (non-initial) user ns */
-static int userns_cgns_holder(void *arg)
-{
-	(void)arg;
-	CHECK(unshare(CLONE_NEWUSER | CLONE_NEWCGROUP) == 0,
-	      "unshare(CLONE_NEWUSER|CLONE_NEWCGROUP)");
-	h_send(0);
-	h_recv();
-	return 0;
-}
-
 /*
  * (b) init-ns root with every capability, but in a cgroupns owned by a
  * non-initial user ns (joined with setns): EPERM.

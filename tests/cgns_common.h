@@ -866,6 +866,17 @@ static inline const char *v1_name(void)
 	return cgns_tag;
 }
 
+/* Create a fresh v1 named hierarchy at v1_mnt(); skip if v1 is off. */
+static inline void v1_mount_named(void)
+{
+	char opts[128];
+
+	snprintf(opts, sizeof(opts), "none,name=%s", v1_name());
+	CHECK(mkdir(v1_mnt(), 0755) == 0, "mkdir %s", v1_mnt());
+	if (mount("cgns", v1_mnt(), "cgroup", 0, opts))
+		cgns_skip("cannot mount a v1 named hierarchy (%s)", strerror(errno));
+}
+
 static inline void v1_teardown(void)
 {
 	rm_subdirs(v1_mnt());

@@ -229,13 +229,8 @@ static void v1_mnt_cleanup(void)
 /* Mount a fresh v1 named hierarchy at v1_mnt(); skip if v1 is off. */
 static void v1_mount(void)
 {
-	char opts[128];
-
 	snprintf(v1_hier, sizeof(v1_hier), "name=%s", v1_name());
-	snprintf(opts, sizeof(opts), "none,%s", v1_hier);
-	CHECK(mkdir(v1_mnt(), 0755) == 0, "mkdir %s", v1_mnt());
-	if (mount("cgns", v1_mnt(), "cgroup", 0, opts))
-		cgns_skip("cannot mount a v1 named hierarchy (%s)", strerror(errno));
+	v1_mount_named();
 }
 
 /* The top of the hierarchy a case works in: <base> (v2) or the v1 root. */

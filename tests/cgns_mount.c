@@ -182,15 +182,12 @@ static int v1_mounter(void *arg)
 
 static void mount_v1_named(void)
 {
-	char opts[128], p[256];
+	char p[256];
 	struct helper h;
 
 	layout();
-	snprintf(opts, sizeof(opts), "none,name=%s", v1_name());
 	/* hierarchies can only be created from the initial cgroupns */
-	CHECK(mkdir(v1_mnt(), 0755) == 0, "mkdir %s", v1_mnt());
-	if (mount("cgns", v1_mnt(), "cgroup", 0, opts))
-		cgns_skip("cannot mount a v1 named hierarchy (%s)", strerror(errno));
+	v1_mount_named();
 	for (const char *s = "a\0a/inner\0b\0"; *s; s += strlen(s) + 1) {
 		snprintf(p, sizeof(p), "%s/%s", v1_mnt(), s);
 		CHECK(mkdir(p, 0755) == 0, "mkdir %s", p);
@@ -322,9 +319,7 @@ static void mount_v1_new_eperm(void)
 		reap(pid);
 		CHECK(!v1_hierarchy_exists(), "a hierarchy name=%s appeared", v1_name());
 	}
-	CHECK(mkdir(v1_mnt(), 0755) == 0, "mkdir %s", v1_mnt());
-	if (mount("cgns", v1_mnt(), "cgroup", 0, opts))
-		cgns_skip("cannot mount a v1 named hierarchy (%s)", strerror(errno));
+	v1_mount_named();
 	CHECK(v1_hierarchy_exists(), "control: no hierarchy name=%s", v1_name());
 }
 

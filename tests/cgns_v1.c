@@ -13,13 +13,8 @@ static char hier[96];	/* "name=<tag>" */
 /* Mount a fresh named hierarchy with a/, a/sub/, b/ in it; skip if v1 is off. */
 static void v1_setup(void)
 {
-	char opts[128];
-
 	snprintf(hier, sizeof(hier), "name=%s", v1_name());
-	snprintf(opts, sizeof(opts), "none,%s", hier);
-	CHECK(mkdir(v1_mnt(), 0755) == 0, "mkdir %s", v1_mnt());
-	if (mount("cgns", v1_mnt(), "cgroup", 0, opts))
-		cgns_skip("cannot mount a v1 named hierarchy (%s)", strerror(errno));
+	v1_mount_named();
 	for (const char *d = "a\0a/sub\0b\0"; *d; d += strlen(d) + 1) {
 		char p[256];
 

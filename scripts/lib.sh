@@ -50,7 +50,7 @@ check_variant() {
 # Whoever mails the series signs it with their own identity (mail.sh).
 PIPELINE_NAME="Cgroupns Pipeline"
 PIPELINE_EMAIL="pipeline@cgroupns.invalid"
-# The cover letter's shortlog heading in patches/ ("Patches (8):"); the
+# The cover letter's shortlog heading in patches/ ("Patches (N):"); the
 # mail has the sender's name there, as git writes it.
 SHORTLOG_HEADING="Patches"
 

@@ -20,7 +20,7 @@ RESULTS  := $(KDIR)/results
 
 .PHONY: all help setup extract prepare config kernel tests suite check-variant \
 	run shell kernel-path check check-debug checkpatch bisect mail refresh \
-	roundtrip test-tooling clean
+	roundtrip test-tooling bench clean
 
 all: setup kernel tests suite
 
@@ -34,6 +34,7 @@ help:
 	@echo "  shell          interactive busybox shell on the kernel"
 	@echo "  kernel-path    print the bzImage path (use make -s)"
 	@echo "  checkpatch roundtrip bisect mail refresh test-tooling   maintainer workflow (README)"
+	@echo "  bench [PAIRS=2]  boot stock, patched, base alternately (icount) and print what cgroup namespaces cost"
 	@echo "  setup extract prepare config kernel tests   single steps"
 	@echo "  clean          remove $(O)/"
 
@@ -72,6 +73,15 @@ shell: kernel
 kernel-path:
 	@test -f $(BZIMAGE) || { echo "ERROR: $(BZIMAGE) not built (make kernel)" >&2; exit 1; }
 	@echo $(BZIMAGE)
+
+# Not a test: "make check" neither runs nor judges it.  The three kernels
+# come from the kernel target (a no-op when they are up to date).
+PAIRS ?= 2
+bench: setup
+	@$(MAKE) -s kernel VARIANT=stock DEBUG=0
+	@$(MAKE) -s kernel VARIANT=patched DEBUG=0
+	@$(MAKE) -s kernel VARIANT=base DEBUG=0
+	@PAIRS=$(PAIRS) $(S)/bench.sh $(KDIR) $(KDIR)/bench
 
 check: setup
 	@$(S)/check.sh $(KVER)

@@ -6,6 +6,8 @@
 # usage: boot.sh KERNEL INITRD CONSOLE_LOG MODE
 #   MODE: suite | cmd | shell (shell: console on this terminal, no ttyS1)
 # env:  ACCEL=tcg|kvm  TIMEOUT=seconds  MEM=MiB  APPEND="extra cmdline"
+#       SMP=vCPUs (default 2)  ICOUNT=N[,suboptions] (tcg only: "-icount
+#       shift=N[,...]", the guest clock counts instructions; unset: none)
 set -euo pipefail
 STEP=boot
 . "$(dirname "$0")/lib.sh"
@@ -17,6 +19,8 @@ MODE=${4:-suite}
 ACCEL=${ACCEL:-tcg}
 TIMEOUT=${TIMEOUT:-1200}
 MEM=${MEM:-1024}
+SMP=${SMP:-2}
+ICOUNT=${ICOUNT:-}
 
 [ -f "$KERNEL" ] || die "no kernel at $KERNEL (make kernel)"
 [ -f "$INITRD" ] || die "no initramfs at $INITRD"
@@ -29,10 +33,15 @@ tcg) cpu=max,la57=off ;;
 kvm) cpu=host ;;
 *) die "unknown ACCEL '$ACCEL' (tcg or kvm)" ;;
 esac
+icount=()
+if [ -n "$ICOUNT" ]; then
+	[ "$ACCEL" = tcg ] || die "ICOUNT needs ACCEL=tcg"
+	icount=(-icount "shift=$ICOUNT")
+fi
 
 # panic=-1 and -no-reboot: a panic or "reboot -f" ends QEMU at once.
 append="console=ttyS0 panic=-1 oops=panic loglevel=6 cgns.mode=$MODE ${APPEND:-}"
-qemu=(qemu-system-x86_64 -accel "$ACCEL" -cpu "$cpu" -smp 2 -m "$MEM"
+qemu=(qemu-system-x86_64 -accel "$ACCEL" -cpu "$cpu" -smp "$SMP" "${icount[@]}" -m "$MEM"
 	-kernel "$KERNEL" -initrd "$INITRD" -append "$append"
 	-display none -no-reboot -nodefaults)
 

@@ -1,0 +1,68 @@
+#!/bin/bash
+# "make bench": what cgroup namespaces cost, patched against stock.
+# Boots the built kernels of KVER alternately (stock, patched, base, then
+# stock, patched again, PAIRS pairs in all) under QEMU TCG with one vCPU
+# and "-icount shift=0,sleep=off", so that the guest clock counts
+# instructions and never follows the host's, and without address space
+# randomization (norandmaps): the guest runs the same instructions on every
+# boot, whatever the host does.  Runs bench/cgns-bench in each
+# guest; hands the outputs to bench-report.py (table, JSON, plot data) and
+# plots /proc/self/cgroup read cost against depth with gnuplot.
+#
+# usage: bench.sh KDIR OUTDIR
+#   KDIR: build/<KVER>, holding stock/, patched/, base/ with bzImage built
+# env:   PAIRS=stock/patched pairs (default 2, at least 2)  TIMEOUT=per boot
+# out:   OUTDIR/runs/NN-VARIANT.txt (guest output), .console (kernel log),
+#        OUTDIR/bench.txt (the table, also on stdout), bench.json,
+#        cgroup-read.dat, cgroup-read.svg
+set -euo pipefail
+STEP=bench
+. "$(dirname "$0")/lib.sh"
+
+KDIR=${1:?usage: bench.sh KDIR OUTDIR}
+OUT=${2:?usage: bench.sh KDIR OUTDIR}
+PAIRS=${PAIRS:-2}
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+S=$TOP/scripts
+
+case "$PAIRS" in
+'' | *[!0-9]*) die "PAIRS=$PAIRS is not a number" ;;
+esac
+[ "$PAIRS" -ge 2 ] || die "PAIRS=$PAIRS: at least 2 pairs, or there is no spread to show"
+for v in stock patched base; do
+	[ -f "$KDIR/$v/arch/x86/boot/bzImage" ] || die "no $v kernel in $KDIR (make kernel VARIANT=$v)"
+done
+command -v gnuplot >/dev/null || die "gnuplot missing (make setup: gnuplot-nox)"
+
+mkdir -p "$OUT/guest"
+make -s -C "$TOP/bench" OUT="$OUT/guest" || die "building bench/cgns-bench failed"
+"$S/mkinitramfs.sh" "$OUT/bench.cpio.gz" -e "$OUT/guest" -c /extra/cgns-bench
+
+order="stock patched base"
+for _ in $(seq 2 "$PAIRS"); do
+	order="$order stock patched"
+done
+total=$(echo "$order" | wc -w)
+rm -rf "$OUT/runs.new"
+mkdir -p "$OUT/runs.new"
+n=0
+for v in $order; do
+	n=$((n + 1))
+	f=$(printf '%s/runs.new/%02d-%s' "$OUT" "$n" "$v")
+	say "boot $n/$total: $v"
+	SMP=1 ICOUNT=0,sleep=off APPEND="norandmaps ${APPEND:-}" "$S/boot.sh" "$KDIR/$v/arch/x86/boot/bzImage" "$OUT/bench.cpio.gz" \
+		"$f.console" cmd >"$f.txt" ||
+		die "the $v guest failed (output: $f.txt, console: $f.console)"
+	grep -qx 'bench: done' "$f.txt" || die "the $v guest did not finish the benchmark ($f.txt)"
+	if grep -q '^bench: .* error ' "$f.txt"; then
+		grep '^bench: .* error ' "$f.txt" >&2
+		die "a figure failed on $v ($f.txt)"
+	fi
+done
+rm -rf "$OUT/runs"
+mv "$OUT/runs.new" "$OUT/runs"
+
+python3 "$S/bench-report.py" "$OUT/runs" "$OUT" | tee "$OUT/bench.txt"
+gnuplot -e "dat='$OUT/cgroup-read.dat'; out='$OUT/cgroup-read.svg'" "$TOP/bench/cgroup-read.gp" ||
+	die "gnuplot failed"
+say "$total boots; table $OUT/bench.txt, JSON $OUT/bench.json, plot $OUT/cgroup-read.svg"

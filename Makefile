@@ -17,24 +17,33 @@ TREE     := $(KDIR)/$(VARIANT)$(SUFFIX)
 BZIMAGE  := $(TREE)/arch/x86/boot/bzImage
 TESTOUT  := $(KDIR)/tests
 RESULTS  := $(KDIR)/results
+PATCHED  := $(KDIR)/patched
+CASES    := $(CURDIR)/tests/cases
+
+# The pipeline's steps run one after the other (each build is parallel
+# inside): a suite must never boot a kernel that is still being built, and
+# two steps must never prepare the same tree at once.
+.NOTPARALLEL:
 
 .PHONY: all help setup extract prepare config kernel tests suite check-variant \
 	run shell kernel-path check check-debug checkpatch bisect mail refresh \
-	roundtrip test-tooling bench clean
+	roundtrip test-tooling test-judge kselftest-tar bench clean
 
 all: setup kernel tests suite
 
 help:
 	@echo "make [KVER=6.1|6.12] [VARIANT=stock|base|patched] [DEBUG=1] [ACCEL=tcg|kvm] [O=dir]"
 	@echo "  all (default)  set up, build the kernel, boot it, run the suite"
-	@echo "  check          the tests: stock, base, patched (+ DEBUG=1) of KVER, test-tooling, checkpatch, roundtrip, mail"
+	@echo "  check          the tests: stock, base, patched (+ DEBUG=1) of KVER, kselftest-tar, test-judge, test-tooling, checkpatch, roundtrip, mail"
 	@echo "  check-variant  build + suite for one KVER/VARIANT"
 	@echo "  check-debug    check-variant of patched with DEBUG=1"
 	@echo "  run CMD='..' [EXTRA=dir]  boot the kernel and run CMD instead of the suite"
 	@echo "  shell          interactive busybox shell on the kernel"
 	@echo "  kernel-path    print the bzImage path (use make -s)"
-	@echo "  checkpatch roundtrip bisect mail refresh test-tooling   maintainer workflow (README)"
 	@echo "  bench [PAIRS=2]  boot stock, patched, base alternately (icount) and print what cgroup namespaces cost"
+	@echo "  checkpatch roundtrip bisect mail refresh test-tooling   maintainer workflow (README)"
+	@echo "  kselftest-tar  the series' selftests via gen_tar + run_kselftest.sh in the guest"
+	@echo "  test-judge     the judge's verdicts on saved guest output (no boot)"
 	@echo "  setup extract prepare config kernel tests   single steps"
 	@echo "  clean          remove $(O)/"
 
@@ -53,20 +62,26 @@ config: prepare
 kernel: config
 	@$(S)/build-kernel.sh $(TREE)
 
+# The selftests are part of the series: built once, from the patched
+# tree, and run on every variant.
 tests: extract
-	@echo "[tests] building test binaries into $(TESTOUT)" >&2
-	@$(MAKE) -s -C tests KSRC=$(KDIR)/stock OUT=$(TESTOUT) || \
+	@$(S)/prepare-variant.sh $(KVER) patched $(PATCHED)
+	@echo "[tests] building the selftests of $(PATCHED) into $(TESTOUT)" >&2
+	@$(MAKE) -s -C tests KSRC=$(PATCHED) OUT=$(TESTOUT) CASES=$(CASES) || \
 		{ echo "ERROR [tests]: building the test binaries failed" >&2; exit 1; }
 
-suite:
-	@DEBUG_SUFFIX=$(SUFFIX) $(S)/run-suite.sh $(KVER) $(VARIANT) $(TREE) $(TESTOUT) $(RESULTS)
+# Always the kernel and tests of this very source: never a stale one.
+suite: kernel tests
+	@DEBUG_SUFFIX=$(SUFFIX) $(S)/run-suite.sh $(KVER) $(VARIANT) $(TREE) $(TESTOUT) $(RESULTS) $(PATCHED)
 
-check-variant: kernel tests suite
+check-variant: suite
 
+# CMD reaches the guest as written: "$PATH" stays "$PATH".
+export CGNS_CMD := $(value CMD)
 run: kernel
-	@$(S)/run.sh $(BZIMAGE) $(if $(EXTRA),-e $(EXTRA)) "$${CMD:-uname -a}"
+	@$(S)/run.sh $(BZIMAGE) $(if $(EXTRA),-e $(EXTRA)) "$${CGNS_CMD:-uname -a}"
 
-shell: kernel
+shell: kernel tests
 	@$(S)/mkinitramfs.sh $(KDIR)/shell.cpio.gz $(if $(EXTRA),-e $(EXTRA)) -t $(TESTOUT)
 	@$(S)/boot.sh $(BZIMAGE) $(KDIR)/shell.cpio.gz /dev/null shell
 
@@ -84,13 +99,12 @@ bench: setup
 	@PAIRS=$(PAIRS) $(S)/bench.sh $(KDIR) $(KDIR)/bench
 
 check: setup
-	@$(S)/check.sh $(KVER)
+	@$(S)/check.sh $(KVER) $(RESULTS)
 
 clean:
 	rm -rf $(BUILD)
 
 # ---- maintainer workflow (README: "For maintainers") ----
-PATCHED  := $(KDIR)/patched
 V        ?= 2
 
 checkpatch: extract
@@ -116,6 +130,15 @@ roundtrip:
 # patches/, the notes round trip on a small scratch repository.
 test-tooling:
 	@$(S)/test-tooling.sh
+
+# The selftests as CI systems take them: gen_tar, run_kselftest.sh in the guest.
+kselftest-tar:
+	@$(MAKE) -s kernel VARIANT=patched DEBUG=0
+	@$(S)/kselftest-tar.sh $(PATCHED) $(PATCHED)/arch/x86/boot/bzImage $(KDIR)/kselftest-tar
+
+# The judge's own tests: saved guest outputs and the verdict each must get.
+test-judge: extract
+	@$(S)/test-judge.sh $(KDIR)/stock/tools/testing/kunit
 
 bisect: extract
 	@$(S)/bisect.sh $(KVER) $(KDIR)/bisect

@@ -1,17 +1,20 @@
 #!/bin/sh
 # "make check": the three variants of one tree, each built, booted and judged
 # against its own expectations (tests/expect/VARIANT), the patched one also
-# under lockdep/KASAN/kmemleak (DEBUG=1), then the maintainer gates (the
-# tooling's own tests, checkpatch, round trip, mail).  Every
+# under lockdep/KASAN/kmemleak (DEBUG=1), the selftests as CI systems take
+# them (gen_tar, run_kselftest.sh), then the judge's own tests and
+# the maintainer gates (the tooling's own tests, checkpatch, round trip,
+# mail).  Every
 # step runs even when an earlier one failed, so one run shows everything
 # that is wrong; the last line adds them up.
 #
-# usage: check.sh KVER
+# usage: check.sh KVER RESULTS_DIR
 set -eu
 STEP=check
 . "$(dirname "$0")/lib.sh"
 
-KVER=${1:-6.1}
+KVER=${1:?usage: check.sh KVER RESULTS_DIR}
+RESULTS=${2:?usage: check.sh KVER RESULTS_DIR}
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 MAKE=${MAKE:-make}
 LOG=$(mktemp)
@@ -24,9 +27,9 @@ add_line() {	# add up a "NAME: N passed, N failed, N skipped" line
 	P=$((P + $1)) F=$((F + $2)) S=$((S + ${3:-0}))
 }
 
-for step in stock base patched patched-debug test-tooling checkpatch roundtrip mail; do
+for step in stock base patched patched-debug kselftest-tar test-judge test-tooling checkpatch roundtrip mail; do
 	case "$step" in
-	test-tooling | checkpatch | roundtrip | mail) target=$step ;;
+	kselftest-tar | test-judge | test-tooling | checkpatch | roundtrip | mail) target=$step ;;
 	patched-debug) target="check-variant VARIANT=patched DEBUG=1" ;;
 	*) target="check-variant VARIANT=$step" ;;
 	esac
@@ -60,5 +63,9 @@ for step in stock base patched patched-debug test-tooling checkpatch roundtrip m
 done
 echo
 echo "summary of make check (KVER=$KVER):$RESULT"
+echo "results per variant (JUnit XML and the KTAP document next to each):"
+for v in stock base patched patched-debug; do
+	echo "  $RESULTS/$v.json"
+done
 echo "check: $P passed, $F failed, $S skipped"
 [ "$F" -eq 0 ]

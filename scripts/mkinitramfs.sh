@@ -3,17 +3,19 @@
 # run-tests, util-linux's unshare/nsenter/lsns with their shared libraries,
 # the test binaries, and optionally the caller's files and command.
 #
-# usage: mkinitramfs.sh OUT.cpio.gz [-t TESTDIR] [-e EXTRADIR] [-c CMD]
+# usage: mkinitramfs.sh OUT.cpio.gz [-t TESTDIR] [-l LIST] [-e EXTRADIR] [-c CMD]
+#   LIST: the binaries the suite runs, in order (/tests/list)
 set -eu
 STEP=initramfs
 . "$(dirname "$0")/lib.sh"
 
-OUT=${1:?usage: mkinitramfs.sh OUT.cpio.gz [-t TESTDIR] [-e EXTRADIR] [-c CMD]}
+OUT=${1:?usage: mkinitramfs.sh OUT.cpio.gz [-t TESTDIR] [-l LIST] [-e EXTRADIR] [-c CMD]}
 shift
-TESTS= EXTRA= CMD=
-while getopts t:e:c: o; do
+TESTS= LIST= EXTRA= CMD=
+while getopts t:l:e:c: o; do
 	case "$o" in
 	t) TESTS=$OPTARG ;;
+	l) LIST=$OPTARG ;;
 	e) EXTRA=$OPTARG ;;
 	c) CMD=$OPTARG ;;
 	*) die "bad option" ;;
@@ -36,6 +38,15 @@ cp "$TOP/initramfs/init" "$ROOT/init"
 cp "$TOP/initramfs/run-tests" "$ROOT/bin/run-tests"
 printf 'root:x:0:0:root:/root:/bin/sh\nnobody:x:65534:65534:nobody:/:/bin/sh\n' >"$ROOT/etc/passwd"
 printf 'root:x:0:\nnogroup:x:65534:\n' >"$ROOT/etc/group"
+# busybox sh runs its own applets before $PATH: make the shells of
+# "make shell" and "make run" reach util-linux's tools, which know -C.
+cat >"$ROOT/etc/profile" <<'PROFILE'
+# util-linux's unshare, nsenter and lsns (cgroup namespaces: -C, -t cgroup)
+# instead of busybox's applets of the same names.
+unshare() { /usr/bin/unshare "$@"; }
+nsenter() { /usr/bin/nsenter "$@"; }
+lsns() { /usr/bin/lsns "$@"; }
+PROFILE
 
 # util-linux's tools know the cgroup namespace; busybox's applets do not.
 # Copy them with the libraries the dynamic loader needs.
@@ -49,6 +60,7 @@ for tool in unshare nsenter lsns; do
 		done
 done
 [ -d "$TESTS" ] && cp -a "$TESTS"/. "$ROOT/tests/bin/"
+[ -z "$LIST" ] || cp "$LIST" "$ROOT/tests/list"
 if [ -n "$EXTRA" ]; then
 	[ -d "$EXTRA" ] || die "EXTRA=$EXTRA is not a directory"
 	mkdir -p "$ROOT/extra"

@@ -1,30 +1,49 @@
 #!/bin/sh
-# Run the test suite on a built kernel and judge it: initramfs with the
-# test binaries, boot, summary against tests/expect/VARIANT.
+# Run the test suite on a built kernel and judge it: an initramfs with the
+# test binaries and their list (tests/cases), one boot, then the judge
+# (scripts/judge.py) against tests/expect/VARIANT.  Next to the console log
+# it leaves, per variant: NAME.ktap (the guest's KTAP document), NAME.json
+# (results), NAME.xml (JUnit), NAME.kunit (the KTAP parser's view) and
+# NAME.summary.
 #
-# usage: run-suite.sh KVER VARIANT TREE TESTDIR RESULTDIR
+# usage: run-suite.sh KVER VARIANT TREE TESTDIR RESULTDIR PARSER_TREE
+#   PARSER_TREE: the kernel tree whose tools/testing/kunit parses the KTAP
 set -eu
 STEP=suite
 . "$(dirname "$0")/lib.sh"
 
-KVER=${1:?usage: run-suite.sh KVER VARIANT TREE TESTDIR RESULTDIR}
+KVER=${1:?usage: run-suite.sh KVER VARIANT TREE TESTDIR RESULTDIR PARSER_TREE}
 VARIANT=${2:?}
 TREE=${3:?}
 TESTS=${4:?}
 RES=${5:?}
+PARSER=${6:?}
 TOP=$(cd "$(dirname "$0")/.." && pwd)
+CASES=$TOP/tests/cases
 mkdir -p "$RES"
 name=$VARIANT${DEBUG_SUFFIX:-}
+out=$RES/$name
+rm -f "$out.ktap" "$out.console" "$out.json" "$out.xml" "$out.kunit" "$out.summary"
 
-"$TOP/scripts/mkinitramfs.sh" "$RES/$name.cpio.gz" -t "$TESTS"
+# The guest runs the binaries in the order of tests/cases, and reports
+# one it does not find as "not ok ... # missing".
+sed -e 's/#.*//' -e '/^[[:space:]]*$/d' -e 's/:.*//' "$CASES" | uniq >"$RES/list"
+"$TOP/scripts/mkinitramfs.sh" "$out.cpio.gz" -t "$TESTS" -l "$RES/list"
 say "running the suite on $KVER/$name"
 rc=0
-"$TOP/scripts/boot.sh" "$TREE/arch/x86/boot/bzImage" "$RES/$name.cpio.gz" \
-	"$RES/$name.console" suite >"$RES/$name.out" || rc=$?
-# Show the guest output as it was; the judgement follows.
-grep -v '^# cgns: kernel' "$RES/$name.out" | sed 's/^/  | /' | grep -E '^  \| (# cgns: (BEGIN|END)|not ok|ok .*# SKIP)' || true
-[ "$rc" -eq 0 ] || say "guest failed (status $rc): results so far are judged below"
-"$TOP/scripts/summarize.sh" "$name" "$RES/$name.out" "$RES/$name.console" \
-	"$TOP/tests/expect/$VARIANT" | tee "$RES/$name.summary"
-# tee hides summarize's status; the summary's last line carries it.
-tail -1 "$RES/$name.summary" | grep -q ' 0 failed' && [ "$rc" -eq 0 ]
+"$TOP/scripts/boot.sh" "$TREE/arch/x86/boot/bzImage" "$out.cpio.gz" \
+	"$out.console" suite >"$out.ktap" || rc=$?
+[ "$rc" -eq 0 ] || say "guest failed (status $rc): what it printed is judged below"
+# Show the guest's results as they came; the judgement follows.
+grep -E '^(not ok|ok) |^    (not ok|ok .*# SKIP)' "$out.ktap" | sed 's/^/  | /' || true
+debug=
+[ -z "${DEBUG_SUFFIX:-}" ] || debug=--debug
+jrc=0
+python3 "$TOP/scripts/judge.py" --variant "$name" --ktap "$out.ktap" \
+	--console "$out.console" --cases "$CASES" --expect "$TOP/tests/expect/$VARIANT" \
+	--kunit "$PARSER/tools/testing/kunit" --json "$out.json" --junit "$out.xml" \
+	--parser-log "$out.kunit" $debug >"$out.summary" || jrc=$?
+cat "$out.summary"
+say "results: $out.json (JUnit: $out.xml, KTAP: $out.ktap)"
+[ "$jrc" -le 1 ] || die "the judge could not judge this run"
+[ "$jrc" -eq 0 ] && [ "$rc" -eq 0 ]

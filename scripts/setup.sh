@@ -7,7 +7,7 @@ STEP=setup
 
 PKGS="linux-source-6.1 linux-source-6.12 build-essential gcc make bc flex bison
 libelf-dev libssl-dev qemu-system-x86 busybox-static cpio ccache util-linux
-kmod xz-utils git perl python3 gawk gnuplot-nox"
+kmod xz-utils git perl python3 gawk gnuplot-nox rsync"
 
 missing=
 for p in $PKGS; do

@@ -1,0 +1,327 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Judge one suite run: the guest's KTAP document and the console log.
+
+The document is parsed with the kernel tree's own KTAP parser
+(tools/testing/kunit/kunit_parser.py), not by hand.  The judge knows what it
+expects: the binaries and cases of tests/cases, in that order, and each
+case's result on this variant (tests/expect/VARIANT: "PATTERN RESULT #
+reason", first match wins, default pass).  Anything else fails the run:
+
+  - a binary missing, not executable, crashed, timed out,
+    with fewer or more results than planned, or exiting non-zero although
+    none of its cases failed; an expected case that did not report, a case
+    nobody expects, a parse error;
+  - a case whose result differs from its expectation (an expected "fail"
+    that fails counts as passed and is listed as XFAIL);
+  - a kernel report on the console (WARNING, BUG, Oops, KASAN, UBSAN,
+    lockdep, RCU stall, lockup, ...), a non-zero taint after the run (its
+    flags are printed), kmemleak objects under DEBUG=1, or a missing
+    console log.
+
+Writes results.json and JUnit XML when asked; the last line printed is
+"VARIANT: N passed, N failed, N skipped".  Exit status 0 when nothing
+deviates, 1 otherwise, 2 on bad input.
+"""
+import argparse
+import contextlib
+import fnmatch
+import io
+import json
+import os
+import re
+import sys
+import xml.etree.ElementTree as ET
+
+# Kernel reports that fail a run whatever the tests said.  A real warning
+# is "WARNING: CPU: N PID: ..." (or "WARNING: at ..."); 6.1 also prints a
+# harmless "WARNING: The mand mount option has been deprecated".
+SPLAT = re.compile(
+    r'WARNING: (CPU: \d+ PID|at )|-+\[ cut here \]-+|'
+    r'\bBUG: |kernel BUG at |\bBUG [a-z0-9_.:-]+ \(|invalid opcode: |'
+    r'Oops|general protection fault|Kernel panic|KASAN: |UBSAN: |'
+    r'possible (circular|recursive) locking|inconsistent lock state|'
+    r'suspicious RCU usage|rcu_\w+ (self-)?detected .*stall|'
+    r'(hard|soft) LOCKUP|watchdog: BUG|INFO: task .* blocked|'
+    r'unreferenced object|list_(add|del) corruption|refcount_t: |'
+    r'Call Trace:')
+
+# /proc/sys/kernel/tainted bits (Documentation/admin-guide/tainted-kernels.rst)
+TAINT_FLAGS = 'PFSRMBUDAWCIOELKXTN'
+TAINT_NAMES = ['proprietary module', 'forced module load', 'SMP unsafe',
+               'forced module unload', 'machine check', 'bad page',
+               'user requested', 'died recently (OOPS or BUG)',
+               'ACPI table overridden', 'kernel warning', 'staging driver',
+               'firmware workaround', 'out-of-tree module', 'unsigned module',
+               'soft lockup', 'live patched', 'auxiliary', 'randstruct',
+               'test module']
+
+RESULT_LINE = re.compile(r'^(ok|not ok) (\d+) ([^#]*?)\s*(?:# (.*))?$')
+
+
+def bad_input(msg):
+    print(f'ERROR [judge]: {msg}', file=sys.stderr)
+    sys.exit(2)
+
+
+def load_cases(path):
+    """The expected binaries (in order) and their cases (in order)."""
+    order, cases = [], {}
+    try:
+        with open(path) as f:
+            for n, line in enumerate(f, 1):
+                line = line.split('#', 1)[0].strip()
+                if not line:
+                    continue
+                if ':' not in line:
+                    bad_input(f'{path}:{n}: "{line}" is not BINARY:CASE')
+                binary, case = line.split(':', 1)
+                if binary not in cases:
+                    order.append(binary)
+                    cases[binary] = []
+                if case in cases[binary]:
+                    bad_input(f'{path}:{n}: {line} listed twice')
+                cases[binary].append(case)
+    except OSError as e:
+        bad_input(f'cannot read the case list: {e}')
+    if not order:
+        bad_input(f'{path} lists no case')
+    return order, cases
+
+
+def load_expect(path):
+    rules = []
+    try:
+        with open(path) as f:
+            for n, line in enumerate(f, 1):
+                rule, _, reason = line.partition('#')
+                words = rule.split()
+                if not words:
+                    continue
+                if len(words) != 2 or words[1] not in ('pass', 'fail', 'skip'):
+                    bad_input(f'{path}:{n}: want "PATTERN pass|fail|skip  # reason"')
+                rules.append((words[0], words[1], reason.strip()))
+    except OSError as e:
+        bad_input(f'cannot read the expectations: {e}')
+    return rules
+
+
+def expected(rules, key):
+    for pattern, result, reason in rules:
+        if fnmatch.fnmatchcase(key, pattern):
+            return result, reason
+    return 'pass', ''
+
+
+def parse_ktap(kunit_dir, text):
+    """Parse with the tree's kunit_parser; its progress output is returned."""
+    sys.path.insert(0, kunit_dir)
+    try:
+        import kunit_parser
+        import kunit_printer
+    except ImportError as e:
+        bad_input(f'no KTAP parser in {kunit_dir}: {e}')
+    out = io.StringIO()
+    kunit_printer.stdout._output = out
+    kunit_printer.stdout._use_color = False
+    with contextlib.redirect_stdout(out):
+        root = kunit_parser.parse_run_tests(text.splitlines())
+    return kunit_parser, root, out.getvalue()
+
+
+def status_word(kp, status):
+    return {kp.TestStatus.SUCCESS: 'pass', kp.TestStatus.FAILURE: 'fail',
+            kp.TestStatus.SKIPPED: 'skip'}.get(status, 'crash')
+
+
+class Verdicts:
+    def __init__(self, variant):
+        self.variant = variant
+        self.records = []
+
+    def add(self, group, name, got, want, reason='', detail=''):
+        if got == want:
+            verdict = 'skipped' if got == 'skip' else 'passed'
+        else:
+            verdict = 'failed'
+        self.records.append({'binary': group, 'case': name, 'result': got,
+                             'expected': want, 'verdict': verdict,
+                             'reason': reason, 'detail': detail})
+        key = f'{group}:{name}'
+        if verdict == 'failed':
+            print(f'FAIL  {key}: got {got}, expected {want}'
+                  + (f' ({detail})' if detail else ''))
+        elif got == 'fail':
+            print(f'XFAIL {key} (expected on {self.variant}: {reason})')
+
+    def count(self, verdict):
+        return sum(1 for r in self.records if r['verdict'] == verdict)
+
+
+def judge_binaries(v, kp, root, raw_lines, order, cases, rules):
+    # The runner's own result lines carry the reason of a binary's end.
+    top = {}
+    for line in raw_lines:
+        m = RESULT_LINE.match(line)
+        if m:
+            top[m.group(3)] = (m.group(1), m.group(4) or '')
+    exits = dict(re.findall(r'^# cgns: (\S+): exit status (\d+)', '\n'.join(raw_lines), re.M))
+
+    seen = {}
+    for sub in root.subtests:
+        name = sub.name.strip()
+        if name in seen:
+            v.add(name, '(binary)', 'reported twice', 'ran once')
+        seen[name] = sub
+    for name in seen:
+        if name not in cases:
+            v.add(name, '(binary)', 'ran', 'not in tests/cases')
+    if root.counts.errors and not root.subtests:
+        v.add('suite', '(KTAP document)', 'unparsable', 'a KTAP document')
+
+    for binary in order:
+        sub = seen.get(binary)
+        if sub is None:
+            v.add(binary, '(binary)', 'did not report', 'ran')
+            continue
+        verdict, reason = top.get(binary, ('', ''))
+        if reason.startswith(('missing', 'not executable', 'timed out', 'crashed')):
+            v.add(binary, '(binary)', reason.split(':')[0], 'ran', detail=reason)
+        elif binary not in exits:
+            v.add(binary, '(binary)', 'no exit status', 'ran',
+                  detail='the document ends inside this binary')
+        results = {}
+        for case in sub.subtests:
+            cname = case.name.strip()
+            if not cname:
+                v.add(binary, '(unnamed case)', status_word(kp, case.status), 'a name')
+                continue
+            if cname in results:
+                v.add(binary, cname, 'reported twice', 'once')
+                continue
+            results[cname] = case
+        # tests/cases is the plan that counts; a binary's own plan, when
+        # it prints one (6.1's test_core does not), must agree with what
+        # it reported.
+        if sub.expected_count is not None and len(sub.subtests) != sub.expected_count:
+            v.add(binary, '(plan)', f'{len(sub.subtests)} results', f'{sub.expected_count}')
+        own_errors = sub.counts.errors - sum(c.counts.errors for c in sub.subtests)
+        if own_errors or any(c.counts.errors for c in sub.subtests):
+            v.add(binary, '(KTAP)', 'parse errors', 'none',
+                  detail='see the .kunit file next to the results')
+        failed_cases = 0
+        for cname in cases[binary]:
+            key = f'{binary}:{cname}'
+            want, why = expected(rules, key)
+            case = results.pop(cname, None)
+            if case is None:
+                v.add(binary, cname, 'did not run', want)
+                continue
+            got = status_word(kp, case.status)
+            failed_cases += got in ('fail', 'crash')
+            v.add(binary, cname, got, want, why)
+        for cname in results:
+            v.add(binary, cname, status_word(kp, results[cname].status), 'not in tests/cases')
+        code = int(exits.get(binary, 0))
+        if code not in (0, 4) and not failed_cases and code < 128:
+            v.add(binary, '(exit status)', str(code), '0 when no case failed')
+
+
+def judge_kernel(v, raw, console, debug):
+    if console is None:
+        v.add('kernel', 'console', 'missing', 'a console log')
+    else:
+        splats = [l for l in console.splitlines() if SPLAT.search(l)]
+        for l in splats[:10]:
+            print(f'KERNEL {l}')
+        v.add('kernel', 'console', 'report' if splats else 'clean', 'clean',
+              detail=f'{len(splats)} line(s) of kernel reports' if splats else '')
+    m = re.findall(r'^# cgns: tainted (\d+)$', raw, re.M)
+    if not m:
+        v.add('kernel', 'taint', 'not reported', '0',
+              detail='the run ended before the guest read /proc/sys/kernel/tainted')
+    else:
+        t = int(m[-1])
+        flags = ''.join(c if t >> i & 1 else '' for i, c in enumerate(TAINT_FLAGS))
+        names = ', '.join(n for i, n in enumerate(TAINT_NAMES) if t >> i & 1)
+        v.add('kernel', 'taint', str(t), '0',
+              detail=f'flags {flags}: {names}' if t else '')
+    if debug:
+        m = re.findall(r'^# cgns: kmemleak (\d+)$', raw, re.M)
+        v.add('kernel', 'kmemleak', m[-1] if m else 'not reported', '0')
+
+
+def write_junit(path, v):
+    suites = ET.Element('testsuites', name=v.variant)
+    groups = {}
+    for r in v.records:
+        groups.setdefault(r['binary'], []).append(r)
+    for binary, records in groups.items():
+        s = ET.SubElement(suites, 'testsuite', name=binary, tests=str(len(records)),
+                          failures=str(sum(r['verdict'] == 'failed' for r in records)),
+                          skipped=str(sum(r['verdict'] == 'skipped' for r in records)))
+        for r in records:
+            c = ET.SubElement(s, 'testcase', classname=f'{v.variant}.{binary}', name=r['case'])
+            if r['verdict'] == 'failed':
+                ET.SubElement(c, 'failure', message=f"got {r['result']}, expected {r['expected']}").text = r['detail']
+            elif r['verdict'] == 'skipped':
+                ET.SubElement(c, 'skipped', message=r['reason'])
+    ET.ElementTree(suites).write(path, encoding='utf-8', xml_declaration=True)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    ap.add_argument('--variant', required=True)
+    ap.add_argument('--ktap', required=True, help="the guest's KTAP document")
+    ap.add_argument('--console', required=True, help='the kernel console log')
+    ap.add_argument('--cases', required=True, help='tests/cases')
+    ap.add_argument('--expect', required=True, help='tests/expect/VARIANT')
+    ap.add_argument('--kunit', required=True, help='tools/testing/kunit of a kernel tree')
+    ap.add_argument('--debug', action='store_true', help='DEBUG=1 kernel: kmemleak must be 0')
+    ap.add_argument('--json', help='write results.json here')
+    ap.add_argument('--junit', help='write JUnit XML here')
+    ap.add_argument('--parser-log', help="write kunit_parser's output here")
+    a = ap.parse_args()
+
+    order, cases = load_cases(a.cases)
+    rules = load_expect(a.expect)
+    try:
+        with open(a.ktap, errors='backslashreplace') as f:
+            raw = f.read()
+    except OSError:
+        raw = ''
+    try:
+        with open(a.console, errors='backslashreplace') as f:
+            console = f.read()
+    except OSError:
+        console = None
+
+    v = Verdicts(a.variant)
+    kp, root, log = parse_ktap(a.kunit, raw)
+    if a.parser_log:
+        with open(a.parser_log, 'w') as f:
+            f.write(log)
+    if not raw.strip():
+        v.add('suite', '(KTAP document)', 'empty', 'a KTAP document')
+    judge_binaries(v, kp, root, raw.splitlines(), order, cases, rules)
+    judge_kernel(v, raw, console, a.debug)
+
+    passed, failed, skipped = (v.count(x) for x in ('passed', 'failed', 'skipped'))
+    if a.json:
+        with open(a.json, 'w') as f:
+            json.dump({'variant': a.variant,
+                       'kernel': (re.findall(r'^# cgns: kernel (.*)$', raw, re.M) or [''])[0],
+                       'ktap': os.path.abspath(a.ktap),
+                       'console': os.path.abspath(a.console),
+                       'summary': {'passed': passed, 'failed': failed, 'skipped': skipped},
+                       'results': v.records}, f, indent=1)
+            f.write('\n')
+    if a.junit:
+        write_junit(a.junit, v)
+    print(f'{a.variant}: {len(order)} binaries, {len(v.records)} checks')
+    print(f'{a.variant}: {passed} passed, {failed} failed, {skipped} skipped')
+    return 1 if failed else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

@@ -90,27 +90,36 @@ def load_cases(path):
 
 
 def load_expect(path):
+    """Rules "PATTERN RESULT [/REGEX/]  # reason": an expected failure may
+    name what the case must log, so that it fails for the known reason
+    and not for any other."""
     rules = []
     try:
         with open(path) as f:
             for n, line in enumerate(f, 1):
                 rule, _, reason = line.partition('#')
-                words = rule.split()
+                words = rule.split(None, 2)
                 if not words:
                     continue
-                if len(words) != 2 or words[1] not in ('pass', 'fail', 'skip'):
-                    bad_input(f'{path}:{n}: want "PATTERN pass|fail|skip  # reason"')
-                rules.append((words[0], words[1], reason.strip()))
+                regex = None
+                if len(words) == 3:
+                    m = re.fullmatch(r'/(.+)/', words[2].strip())
+                    if not m:
+                        bad_input(f'{path}:{n}: "{words[2].strip()}" is not /REGEX/')
+                    regex = re.compile(m.group(1))
+                if len(words) < 2 or words[1] not in ('pass', 'fail', 'skip'):
+                    bad_input(f'{path}:{n}: want "PATTERN pass|fail|skip [/REGEX/]  # reason"')
+                rules.append((words[0], words[1], regex, reason.strip()))
     except OSError as e:
         bad_input(f'cannot read the expectations: {e}')
     return rules
 
 
 def expected(rules, key):
-    for pattern, result, reason in rules:
+    for pattern, result, regex, reason in rules:
         if fnmatch.fnmatchcase(key, pattern):
-            return result, reason
-    return 'pass', ''
+            return result, regex, reason
+    return 'pass', None, ''
 
 
 def parse_ktap(kunit_dir, text):
@@ -125,7 +134,7 @@ def parse_ktap(kunit_dir, text):
     kunit_printer.stdout._output = out
     kunit_printer.stdout._use_color = False
     with contextlib.redirect_stdout(out):
-        root = kunit_parser.parse_run_tests(text.splitlines())
+        root = kunit_parser.parse_run_tests(text.split('\n'))
     return kunit_parser, root, out.getvalue()
 
 
@@ -165,7 +174,15 @@ def judge_binaries(v, kp, root, raw_lines, order, cases, rules):
         m = RESULT_LINE.match(line)
         if m:
             top[m.group(3)] = (m.group(1), m.group(4) or '')
-    exits = dict(re.findall(r'^# cgns: (\S+): exit status (\d+)', '\n'.join(raw_lines), re.M))
+    exits = {}
+    leaks = {}
+    for line in raw_lines:
+        m = re.match(r'^# cgns: (\S+): exit status (\d+)', line)
+        if m:
+            exits[m.group(1)] = int(m.group(2))
+        m = re.match(r'^\s*# cgns: leak: (\S+): (.*)$', line)
+        if m:
+            leaks.setdefault(m.group(1), []).append(m.group(2))
 
     seen = {}
     for sub in root.subtests:
@@ -212,19 +229,31 @@ def judge_binaries(v, kp, root, raw_lines, order, cases, rules):
         failed_cases = 0
         for cname in cases[binary]:
             key = f'{binary}:{cname}'
-            want, why = expected(rules, key)
+            want, regex, why = expected(rules, key)
             case = results.pop(cname, None)
             if case is None:
                 v.add(binary, cname, 'did not run', want)
                 continue
             got = status_word(kp, case.status)
             failed_cases += got in ('fail', 'crash')
+            if got == want == 'fail' and regex and \
+                    not any(regex.search(l) for l in case.log):
+                v.add(binary, cname, 'fail for another reason', 'fail',
+                      detail=f'no line of its log matches /{regex.pattern}/')
+                continue
             v.add(binary, cname, got, want, why)
         for cname in results:
             v.add(binary, cname, status_word(kp, results[cname].status), 'not in tests/cases')
-        code = int(exits.get(binary, 0))
-        if code not in (0, 4) and not failed_cases and code < 128:
+        # "not ok" or a non-zero exit of the program itself, beyond what
+        # its failed cases explain (4 is kselftest's "skipped").
+        code = exits.get(binary, 0)
+        if code not in (0, 4) and not failed_cases:
             v.add(binary, '(exit status)', str(code), '0 when no case failed')
+        elif sub.status == kp.TestStatus.FAILURE and not failed_cases:
+            v.add(binary, '(result)', 'not ok', 'ok when no case failed')
+        if leaks.get(binary):
+            v.add(binary, '(leftovers)', f'{len(leaks[binary])} left behind', 'none',
+                  detail='; '.join(leaks[binary][:5]))
 
 
 def judge_kernel(v, raw, console, debug):
@@ -303,7 +332,7 @@ def main():
             f.write(log)
     if not raw.strip():
         v.add('suite', '(KTAP document)', 'empty', 'a KTAP document')
-    judge_binaries(v, kp, root, raw.splitlines(), order, cases, rules)
+    judge_binaries(v, kp, root, raw.split('\n'), order, cases, rules)
     judge_kernel(v, raw, console, a.debug)
 
     passed, failed, skipped = (v.count(x) for x in ('passed', 'failed', 'skipped'))

@@ -180,7 +180,7 @@ def judge_binaries(v, kp, root, raw_lines, order, cases, rules):
         m = re.match(r'^# cgns: (\S+): exit status (\d+)', line)
         if m:
             exits[m.group(1)] = int(m.group(2))
-        m = re.match(r'^\s*# cgns: leak: (\S+): (.*)$', line)
+        m = re.match(r'^# cgns: leak: (\S+): (.*)$', line)
         if m:
             leaks.setdefault(m.group(1), []).append(m.group(2))
 
@@ -193,6 +193,10 @@ def judge_binaries(v, kp, root, raw_lines, order, cases, rules):
     for name in seen:
         if name not in cases:
             v.add(name, '(binary)', 'ran', 'not in tests/cases')
+    for name in leaks:
+        if name not in cases:
+            v.add(name, '(leftovers)', f'{len(leaks[name])} left behind', 'none',
+                  detail='; '.join(leaks[name][:5]))
     if root.counts.errors and not root.subtests:
         v.add('suite', '(KTAP document)', 'unparsable', 'a KTAP document')
 

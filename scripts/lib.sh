@@ -22,8 +22,8 @@ check_kver() {
 	esac
 }
 
-# The patch file names listed in the series file $1, without comments
-# and blank lines; nothing if there is no such file.
+# The entries of a list file $1 (the series file, tests/cases), without
+# comments and blank lines; nothing if there is no such file.
 series_names() {
 	[ -f "$1" ] || return 0
 	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$1"

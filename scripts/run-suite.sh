@@ -27,7 +27,8 @@ rm -f "$out.ktap" "$out.console" "$out.json" "$out.xml" "$out.kunit" "$out.summa
 
 # The guest runs the binaries in the order of tests/cases, and reports
 # one it does not find as "not ok ... # missing".
-sed -e 's/#.*//' -e '/^[[:space:]]*$/d' -e 's/:.*//' "$CASES" | uniq >"$RES/list"
+[ -f "$CASES" ] || die "no case list $CASES"
+series_names "$CASES" | sed 's/:.*//' | uniq >"$RES/list"
 "$TOP/scripts/mkinitramfs.sh" "$out.cpio.gz" -t "$TESTS" -l "$RES/list"
 say "running the suite on $KVER/$name"
 rc=0

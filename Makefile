@@ -27,7 +27,7 @@ CASES    := $(CURDIR)/tests/cases
 
 .PHONY: all help setup extract prepare config kernel tests suite check-variant \
 	run shell kernel-path check check-debug checkpatch bisect mail refresh \
-	roundtrip test-tooling test-judge kselftest-tar bench clean
+	roundtrip test-tooling test-judge kselftest-tar bench rebase range-diff clean
 
 all: setup kernel tests suite
 
@@ -42,6 +42,8 @@ help:
 	@echo "  kernel-path    print the bzImage path (use make -s)"
 	@echo "  bench [PAIRS=2]  boot stock, patched, base alternately (icount) and print what cgroup namespaces cost"
 	@echo "  checkpatch roundtrip bisect mail refresh test-tooling   maintainer workflow (README)"
+	@echo "  rebase [FROM=6.1] KVER=6.12 [RESTART=1]   carry FROM's series to KVER (git am -3, rerere)"
+	@echo "  range-diff [FROM=6.1] KVER=6.12 | range-diff OLD=<rev> [KVER=]   git range-diff of two series"
 	@echo "  kselftest-tar  the series' selftests via gen_tar + run_kselftest.sh in the guest"
 	@echo "  test-judge     the judge's verdicts on saved guest output (no boot)"
 	@echo "  setup extract prepare config kernel tests   single steps"
@@ -108,23 +110,24 @@ clean:
 V        ?= 2
 
 checkpatch: extract
-	@$(S)/checkpatch.sh $(KDIR)/stock
+	@$(S)/checkpatch.sh $(KVER) $(KDIR)/stock
 
 # The sender's identity is checked first: SEND=1 with one that may not
 # send stops here, before any tree is touched.
 mail:
 	@$(S)/mail.sh --gate
 	@$(MAKE) -s prepare VARIANT=patched DEBUG=0
-	@$(S)/mail.sh $(PATCHED) $(BUILD)/mail $(V)
+	@$(S)/mail.sh $(KVER) $(PATCHED) $(KDIR)/mail $(V)
 
+# TREE=dir exports another worktree (make rebase's, say).
 refresh:
-	@test -e $(PATCHED)/.git || { echo "ERROR [refresh]: no patched tree (make prepare)" >&2; exit 1; }
-	@$(S)/refresh.sh $(PATCHED)
+	@test -e $(TREE)/.git || { echo "ERROR [refresh]: no tree $(TREE) (make prepare)" >&2; exit 1; }
+	@$(S)/refresh.sh $(KVER) $(TREE)
 
 # The exported files must be what the tree gives back, byte for byte.
 roundtrip:
 	@$(MAKE) -s prepare VARIANT=patched DEBUG=0
-	@$(S)/roundtrip.sh $(PATCHED)
+	@$(S)/roundtrip.sh $(KVER) $(PATCHED)
 
 # The tooling itself: identity checks, the mail gate, identity-free
 # patches/, the notes round trip on a small scratch repository.
@@ -142,6 +145,19 @@ test-judge: extract
 
 bisect: extract
 	@$(S)/bisect.sh $(KVER) $(KDIR)/bisect
+
+# Carry FROM's series to KVER's base: git am -3 patch by patch, stops at a
+# conflict, "make rebase" again continues (README: "Another tree").
+FROM ?= 6.1
+rebase: extract
+	@$(MAKE) -s prepare KVER=$(FROM) VARIANT=patched DEBUG=0
+	@$(S)/rebase.sh $(FROM) $(KVER) $(KDIR)/rebase $(BUILD)/$(FROM)/patched
+
+# FROM's series against KVER's, or with OLD=<git revision> KVER's series
+# then and now.
+range-diff: extract
+	@$(MAKE) -s extract KVER=$(FROM)
+	@BUILD=$(BUILD) $(S)/range-diff.sh $(if $(OLD),-r $(OLD),$(FROM)) $(KVER) $(RDOPTS)
 
 # The series under lockdep, KASAN, kmemleak and friends (slow under TCG).
 check-debug:

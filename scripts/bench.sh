@@ -22,7 +22,6 @@ STEP=bench
 KDIR=${1:?usage: bench.sh KDIR OUTDIR}
 OUT=${2:?usage: bench.sh KDIR OUTDIR}
 PAIRS=${PAIRS:-2}
-TOP=$(cd "$(dirname "$0")/.." && pwd)
 S=$TOP/scripts
 
 case "$PAIRS" in

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Build the tree after each patch of ./series in order (the base alone
+# Build the tree after each patch of KVER's series in order (the base alone
 # first) and name the first patch after which it does not build.  Uses its
 # own worktree, so the variants' trees are left alone.
 #
@@ -10,8 +10,9 @@ STEP=bisect
 
 KVER=${1:?usage: bisect.sh KVER TREE}
 TREE=${2:?}
-TOP=$(cd "$(dirname "$0")/.." && pwd)
+check_kver "$KVER"
 S=$TOP/scripts
+patches=$(series_patches "$KVER")
 
 "$S/prepare-variant.sh" "$KVER" base "$TREE"
 "$S/config-kernel.sh" "$TREE" 0
@@ -22,10 +23,11 @@ pipeline_env
 # The tree is about to be no variant at all: make prepare-variant start over.
 rm -f "$TREE/.variant-stamp"
 i=0
-total=$(series_names "$TOP/series" | wc -l)
-for p in $(series_names "$TOP/series"); do
+total=$(echo "$patches" | wc -l)
+for f in $patches; do
 	i=$((i + 1))
-	am_patch "$TREE" "$TOP/patches/$p" ||
+	p=${f##*/}
+	am_patch "$TREE" "$f" ||
 		{ git -C "$TREE" am --abort; die "patch $i/$total ($p) does not apply"; }
 	say "patch $i/$total: $p"
 	"$S/build-kernel.sh" "$TREE" || die "the tree does not build after patch $i/$total ($p)"

@@ -15,7 +15,6 @@ STEP=check
 
 KVER=${1:?usage: check.sh KVER RESULTS_DIR}
 RESULTS=${2:?usage: check.sh KVER RESULTS_DIR}
-TOP=$(cd "$(dirname "$0")/.." && pwd)
 MAKE=${MAKE:-make}
 LOG=$(mktemp)
 trap 'rm -f "$LOG" "$LOG.rc"' EXIT

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Run the tree's scripts/checkpatch.pl --strict over every patch in ./series,
+# Run the tree's scripts/checkpatch.pl --strict over every patch of KVER's series,
 # each as it will be mailed: with a From: header and a Signed-off-by: line
 # (mail.sh adds the sender's; the files carry none).  A patch passes when
 # checkpatch reports no ERROR, and each WARNING/CHECK type it reports is
@@ -10,15 +10,16 @@
 # The identity of the mailed form is the sender's when it may send mail
 # (mail.sh), else the pipeline's: it only lives in a temporary directory.
 #
-# usage: checkpatch.sh TREE
+# usage: checkpatch.sh KVER TREE
 set -eu
 STEP=checkpatch
 . "$(dirname "$0")/lib.sh"
 
-TREE=${1:?usage: checkpatch.sh TREE}
-TOP=$(cd "$(dirname "$0")/.." && pwd)
+KVER=${1:?usage: checkpatch.sh KVER TREE}
+TREE=${2:?usage: checkpatch.sh KVER TREE}
+check_kver "$KVER"
 [ -x "$TREE/scripts/checkpatch.pl" ] || die "no checkpatch.pl in $TREE (make extract)"
-[ -f "$TOP/series" ] || die "no series file"
+patches=$(series_patches "$KVER")
 P=0 F=0
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
@@ -30,9 +31,8 @@ if [ -z "$IDENT_NAME" ] || ! identity_problem "$IDENT_NAME" "$IDENT_EMAIL" >/dev
 fi
 say "checking each patch as mailed and signed off by $IDENT_NAME <$IDENT_EMAIL>"
 
-for p in $(series_names "$TOP/series"); do
-	f=$TOP/patches/$p
-	[ -f "$f" ] || die "series names patches/$p, which does not exist"
+for f in $patches; do
+	p=${f##*/}
 	mailed_form "$f" "$IDENT_NAME" "$IDENT_EMAIL" >"$TMP/$p"
 	# UNKNOWN_COMMIT_ID is ignored: the Debian tree carries no git
 	# history, so checkpatch cannot look up the upstream commits that

@@ -12,7 +12,6 @@ STEP=config
 
 TREE=${1:?usage: config-kernel.sh TREE DEBUG}
 DEBUG=${2:-0}
-TOP=$(cd "$(dirname "$0")/.." && pwd)
 
 frags="$TOP/configs/base.config"
 [ "$DEBUG" = 1 ] && frags="$frags $TOP/configs/debug.config"

@@ -2,7 +2,7 @@
 # Write the commits base..HEAD of TREE as "git format-patch" files into
 # OUTDIR, each commit's git note (refs/notes/commits) below its "---" line
 # for reviewers, with a cover letter whose subject, date and text come from
-# the committed patches/0000-cover-letter.patch (or the file COVER names);
+# the committed cover letter that COVER names (/dev/null: none);
 # format-patch fills in the diffstat and base-commit, and the shortlog is
 # made here.  Shared by "make refresh", "make roundtrip" and "make mail";
 # extra arguments go to git format-patch (-v N, --to, --cc, --thread).
@@ -15,7 +15,7 @@
 # patch ends its message with the sender's Signed-off-by: and the shortlog
 # heading is the sender's name.
 #
-# usage: [SENDER_NAME=.. SENDER_EMAIL=..] [COVER=file] format-series.sh TREE OUTDIR [format-patch options]
+# usage: [SENDER_NAME=.. SENDER_EMAIL=..] COVER=file format-series.sh TREE OUTDIR [format-patch options]
 set -eu
 STEP=${STEP:-format}
 . "$(dirname "$0")/lib.sh"
@@ -23,8 +23,7 @@ STEP=${STEP:-format}
 TREE=${1:?usage: format-series.sh TREE OUTDIR [options]}
 OUTDIR=${2:?}
 shift 2
-TOP=$(cd "$(dirname "$0")/.." && pwd)
-COVER=${COVER:-$TOP/patches/0000-cover-letter.patch}
+COVER=${COVER:?COVER names the committed cover letter (lib.sh: series_dir)}
 git -C "$TREE" rev-parse -q --verify refs/tags/base >/dev/null || die "$TREE has no base tag"
 n=$(git -C "$TREE" rev-list --count base..HEAD)
 [ "$n" -gt 0 ] || die "no commits on top of base in $TREE"

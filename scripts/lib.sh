@@ -14,6 +14,9 @@ die() {
 	exit 1
 }
 
+# The top of this repository (every script lives in scripts/).
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+
 # Reject a KVER we have no Debian source package for.
 check_kver() {
 	case "$1" in
@@ -33,6 +36,37 @@ series_names() {
 # patch but the cover letter, in order.
 exported_series() {
 	ls "$1" | grep -v '^0000-cover-letter'
+}
+
+# ---- which series is for which tree --------------------------------------
+# The series was written for 6.1: ./series lists its files in patches/.
+# On any other tree it is patches/KVER/, with its own series file and cover
+# letter (rebased by "make rebase", compared by "make range-diff").  The
+# base fixture of every tree is patches/base/KVER/.  Every script finds a
+# tree's series through these two functions and nowhere else.
+series_dir() {
+	case "$1" in
+	6.1) echo "$TOP/patches" ;;
+	*) echo "$TOP/patches/$1" ;;
+	esac
+}
+
+series_file() {
+	case "$1" in
+	6.1) echo "$TOP/series" ;;
+	*) echo "$TOP/patches/$1/series" ;;
+	esac
+}
+
+# The patch files of tree $1's series, in order, one path per line; dies
+# when the series file is missing or names a file that does not exist.
+series_patches() {
+	_sf=$(series_file "$1") _sd=$(series_dir "$1")
+	[ -f "$_sf" ] || die "no series file ${_sf#"$TOP"/} for $1"
+	for _p in $(series_names "$_sf"); do
+		[ -f "$_sd/$_p" ] || die "${_sf#"$TOP"/} names $_p, which is not in ${_sd#"$TOP"/}/"
+		echo "$_sd/$_p"
+	done
 }
 
 check_variant() {
@@ -170,6 +204,16 @@ am_patch() {
 	shift 2
 	with_from "$(pipeline_identity)" "$_file" |
 		git -C "$_tree" am -q --keep-cr --committer-date-is-author-date "$@"
+}
+
+# Print the subject of patch file $1 as git commits it: folded header
+# lines joined, the "[PATCH ...]" prefix dropped.
+patch_subject() {
+	awk '/^$/ { exit }
+	s && /^[ \t]/ { sub(/^[ \t]+/, " "); subj = subj $0; next }
+	s { s = 0 }
+	/^Subject: / { subj = substr($0, 10); s = 1 }
+	END { sub(/^\[[^]]*\] */, "", subj); print subj }' "$1"
 }
 
 # Print the reviewers' notes of patch file $1: the text between its "---"

@@ -12,13 +12,12 @@
 # identity that identity_problem (lib.sh) rejects; the dry run uses it
 # anyway, so that the mbox can be checked, and says why it would refuse.
 #
-# usage: mail.sh TREE OUTDIR VERSION
+# usage: mail.sh KVER TREE OUTDIR VERSION
 #        mail.sh --gate     (the identity check alone: fails under SEND=1
 #                            when the identity may not send)
 set -eu
 STEP=mail
 . "$(dirname "$0")/lib.sh"
-TOP=$(cd "$(dirname "$0")/.." && pwd)
 
 # The sender's identity: IDENT_NAME, IDENT_EMAIL, and why it may not send
 # (empty when it may).
@@ -35,9 +34,11 @@ if [ -n "$why" ] && [ "${SEND:-0}" = 1 ]; then
 fi
 [ "${1:-}" != --gate ] || exit 0
 
-TREE=${1:?usage: mail.sh TREE OUTDIR VERSION}
-OUT=${2:?}
-V=${3:-1}
+KVER=${1:?usage: mail.sh KVER TREE OUTDIR VERSION}
+TREE=${2:?usage: mail.sh KVER TREE OUTDIR VERSION}
+OUT=${3:?}
+V=${4:-1}
+check_kver "$KVER"
 case "$V" in *[!0-9]* | "") die "VERSION must be a number, not '$V'" ;; esac
 if [ -z "$ident" ]; then
 	# Still make the mbox to check it, as nobody that could send it.
@@ -66,6 +67,7 @@ vopt=
 [ "$V" -le 1 ] || vopt="-v $V"
 # shellcheck disable=SC2086
 STEP=mail SENDER_NAME=$IDENT_NAME SENDER_EMAIL=$IDENT_EMAIL \
+	COVER=$(series_dir "$KVER")/0000-cover-letter.patch \
 	"$(dirname "$0")/format-series.sh" "$TREE" "$OUT/patches" $vopt --thread=shallow "$@"
 MBOX=$OUT/series-v$V.mbox
 cat "$OUT/patches"/*.patch >"$MBOX"

@@ -21,7 +21,6 @@ while getopts t:l:e:c: o; do
 	*) die "bad option" ;;
 	esac
 done
-TOP=$(cd "$(dirname "$0")/.." && pwd)
 BUSYBOX=/bin/busybox
 dpkg-query -W -f='${Status}' busybox-static 2>/dev/null | grep -q ' installed' ||
 	die "busybox-static is not installed (make setup)"

@@ -2,7 +2,7 @@
 # Make the source tree of one variant:
 #   stock    the extracted Debian tree, untouched (the upstream reference)
 #   base     stock + patches/base/$KVER/*.patch (cgroup namespaces removed)
-#   patched  base + every patch listed in ./series, in order
+#   patched  base + the series of KVER (lib.sh: series_file), in order
 # Each variant is a git worktree of the stock repository, built in place.
 # Patches are applied with "git am": no fuzz, so a patch that does not apply
 # exactly stops here, named, and the worktree is reset to where it started.
@@ -20,7 +20,6 @@ VARIANT=${2:?}
 TREE=${3:?}
 check_kver "$KVER"
 check_variant "$VARIANT"
-TOP=$(cd "$(dirname "$0")/.." && pwd)
 STOCK=$(dirname "$TREE")/stock
 git -C "$STOCK" rev-parse -q --verify refs/tags/stock >/dev/null ||
 	die "$STOCK is not extracted (make extract KVER=$KVER)"
@@ -33,10 +32,6 @@ base_patches() {
 	ls "$TOP/patches/base/$KVER/"*.patch 2>/dev/null || true
 }
 
-series_patches() {
-	series_names "$TOP/series" | sed "s|^|$TOP/patches/|"
-}
-
 case "$VARIANT" in
 stock) list= ;;
 base)
@@ -44,10 +39,8 @@ base)
 	[ -n "$list" ] || die "no base patch for $KVER in patches/base/$KVER/"
 	;;
 patched)
-	list="$(base_patches) $(series_patches)"
-	for p in $(series_patches); do
-		[ -f "$p" ] || die "series names ${p#"$TOP"/}, which does not exist"
-	done
+	series=$(series_patches "$KVER")
+	list="$(base_patches) $series"
 	[ -n "$(base_patches)" ] || die "no base patch for $KVER in patches/base/$KVER/"
 	;;
 esac

@@ -18,7 +18,6 @@ TREE=${3:?}
 TESTS=${4:?}
 RES=${5:?}
 PARSER=${6:?}
-TOP=$(cd "$(dirname "$0")/.." && pwd)
 CASES=$TOP/tests/cases
 mkdir -p "$RES"
 name=$VARIANT${DEBUG_SUFFIX:-}

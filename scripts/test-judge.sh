@@ -15,7 +15,6 @@ STEP=test-judge
 . "$(dirname "$0")/lib.sh"
 
 KUNIT=${1:?usage: test-judge.sh KUNIT_DIR}
-TOP=$(cd "$(dirname "$0")/.." && pwd)
 D=$TOP/tests/judge
 [ -f "$KUNIT/kunit_parser.py" ] || die "no kunit_parser.py in $KUNIT (make extract)"
 OUT=$(mktemp -d)

@@ -219,7 +219,7 @@ check "the exported files carry no identity" \
 
 # ---- the mail form ----
 SENDER_NAME="José Müller" SENDER_EMAIL="jose@kernel.org" \
-	"$S/format-series.sh" "$W" "$TMP/mail" -v 2 --thread=shallow >/dev/null 2>&1
+	COVER=$TMP/p0/0000-cover-letter.patch "$S/format-series.sh" "$W" "$TMP/mail" -v 2 --thread=shallow >/dev/null 2>&1
 check "mail: every mail is from the sender (RFC 2047 encoded)" \
 	sh -c '[ "$(grep -c "^From: =?UTF-8?q?Jos=C3=A9=20M=C3=BCller?= <jose@kernel.org>$" "$1"/*.patch | grep -c ":1$")" = 4 ]' - "$TMP/mail"
 check "mail: every patch is signed off once by the sender, right before ---" \

@@ -1,20 +1,22 @@
 #!/bin/sh
-# "make check": the three variants of one tree, each built, booted and judged
-# against its own expectations (tests/expect/VARIANT), the patched one also
-# under lockdep/KASAN/kmemleak (DEBUG=1), the selftests as CI systems take
-# them (gen_tar, run_kselftest.sh), then the judge's own tests and
-# the maintainer gates (the tooling's own tests, checkpatch, round trip,
-# mail).  Every
-# step runs even when an earlier one failed, so one run shows everything
-# that is wrong; the last line adds them up.
+# "make check": for each tree, its variants built, booted and judged against
+# their expectations (tests/expect/[KVER/]VARIANT) and its series checked
+# (checkpatch, round trip); then the judge's own tests, the tooling's own
+# tests and the mail.  A tree given as KVER gets the full matrix: also the
+# patched kernel under lockdep/KASAN/kmemleak (DEBUG=1) and the selftests
+# as CI systems take them (gen_tar, run_kselftest.sh).  KVER/quick leaves
+# those two out (README: what make check runs, and why).  Every step runs
+# even when an earlier one failed, so one run shows everything that is
+# wrong; the last line adds them up.
 #
-# usage: check.sh KVER RESULTS_DIR
+# usage: check.sh BUILD_DIR KVER[/quick]...
 set -eu
 STEP=check
 . "$(dirname "$0")/lib.sh"
 
-KVER=${1:?usage: check.sh KVER RESULTS_DIR}
-RESULTS=${2:?usage: check.sh KVER RESULTS_DIR}
+BUILD=${1:?usage: check.sh BUILD_DIR KVER[/quick]...}
+shift
+[ $# -gt 0 ] || die "usage: check.sh BUILD_DIR KVER[/quick]..."
 MAKE=${MAKE:-make}
 LOG=$(mktemp)
 trap 'rm -f "$LOG" "$LOG.rc"' EXIT
@@ -26,23 +28,39 @@ add_line() {	# add up a "NAME: N passed, N failed, N skipped" line
 	P=$((P + $1)) F=$((F + $2)) S=$((S + ${3:-0}))
 }
 
-for step in stock base patched patched-debug kselftest-tar test-judge test-tooling checkpatch roundtrip mail; do
+# The steps, "KVER:STEP" (or "-:STEP" for one that does not depend on a tree).
+steps= results= first=
+for t in "$@"; do
+	k=${t%/quick}
+	check_kver "$k"
+	[ -n "$first" ] || first=$k
+	steps="$steps $k:stock $k:base $k:patched"
+	[ "$t" != "$k" ] || steps="$steps $k:patched-debug $k:kselftest-tar"
+	steps="$steps $k:checkpatch $k:roundtrip"
+	results="$results $k:stock $k:base $k:patched"
+	[ "$t" != "$k" ] || results="$results $k:patched-debug"
+done
+steps="$steps -:test-judge -:test-tooling $first:mail"
+for s in $steps; do
+	KVER=${s%%:*} step=${s#*:}
 	case "$step" in
 	kselftest-tar | test-judge | test-tooling | checkpatch | roundtrip | mail) target=$step ;;
 	patched-debug) target="check-variant VARIANT=patched DEBUG=1" ;;
 	*) target="check-variant VARIANT=$step" ;;
 	esac
-	say "=== $step: make $target KVER=$KVER"
+	kv=KVER=$KVER name="$KVER $step"
+	[ "$KVER" != - ] || kv= name=$step
+	say "=== $name: make $target $kv"
 	# shellcheck disable=SC2086
 	{
-		$MAKE -s -C "$TOP" $target KVER="$KVER" 2>&1
+		$MAKE -s -C "$TOP" $target $kv 2>&1
 		echo $? >"$LOG.rc"
 	} | tee "$LOG"
 	rc=$(cat "$LOG.rc")
 	last=$(grep -E '^[A-Za-z0-9_.-]+: [0-9]+ passed, [0-9]+ failed' "$LOG" | tail -1 || true)
 	if [ -n "$last" ] && add_line "$last"; then
 		RESULT="$RESULT
-  $last"
+  ${kv:+$KVER }$last"
 		# A step that failed although its cases did not (the guest died
 		# after its last case, say) is still a failure.
 		if [ "$rc" -ne 0 ] && echo "$last" | grep -q ' 0 failed'; then
@@ -53,18 +71,18 @@ for step in stock base patched patched-debug kselftest-tar test-judge test-tooli
 		# A gate without cases of its own counts as one.
 		P=$((P + 1))
 		RESULT="$RESULT
-  $step: ok"
+  $name: ok"
 	else
 		F=$((F + 1))
 		RESULT="$RESULT
-  $step: FAILED (see the ERROR above)"
+  $name: FAILED (see the ERROR above)"
 	fi
 done
 echo
-echo "summary of make check (KVER=$KVER):$RESULT"
+echo "summary of make check ($*):$RESULT"
 echo "results per variant (JUnit XML and the KTAP document next to each):"
-for v in stock base patched patched-debug; do
-	echo "  $RESULTS/$v.json"
+for r in $results; do
+	echo "  $BUILD/${r%%:*}/results/${r#*:}.json"
 done
 echo "check: $P passed, $F failed, $S skipped"
 [ "$F" -eq 0 ]

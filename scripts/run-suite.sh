@@ -1,7 +1,8 @@
 #!/bin/sh
 # Run the test suite on a built kernel and judge it: an initramfs with the
 # test binaries and their list (tests/cases), one boot, then the judge
-# (scripts/judge.py) against tests/expect/VARIANT.  Next to the console log
+# (scripts/judge.py) against tests/expect/KVER/VARIANT (what differs on
+# this tree, if anything) and tests/expect/VARIANT.  Next to the console log
 # it leaves, per variant: NAME.ktap (the guest's KTAP document), NAME.json
 # (results), NAME.xml (JUnit), NAME.kunit (the KTAP parser's view) and
 # NAME.summary.
@@ -38,9 +39,12 @@ rc=0
 grep -E '^(not ok|ok) |^    (not ok|ok .*# SKIP)' "$out.ktap" | sed 's/^/  | /' || true
 debug=
 [ -z "${DEBUG_SUFFIX:-}" ] || debug=--debug
+# What differs on this tree comes first: the first rule that matches wins.
+tree_expect=
+[ ! -f "$TOP/tests/expect/$KVER/$VARIANT" ] || tree_expect="--expect $TOP/tests/expect/$KVER/$VARIANT"
 jrc=0
-python3 "$TOP/scripts/judge.py" --variant "$name" --ktap "$out.ktap" \
-	--console "$out.console" --cases "$CASES" --expect "$TOP/tests/expect/$VARIANT" \
+python3 "$TOP/scripts/judge.py" --variant "$name" --kver "$KVER" --ktap "$out.ktap" \
+	--console "$out.console" --cases "$CASES" $tree_expect --expect "$TOP/tests/expect/$VARIANT" \
 	--kunit "$PARSER/tools/testing/kunit" --json "$out.json" --junit "$out.xml" \
 	--parser-log "$out.kunit" $debug >"$out.summary" || jrc=$?
 cat "$out.summary"

@@ -27,7 +27,8 @@ for want in "$D"/*.want; do
 	[ -f "$ktap" ] || ktap=$D/good.ktap
 	[ -f "$console" ] || console=$D/clean.console
 	args=()
-	[ ! -f "$D/$n.args" ] || read -r -a args <"$D/$n.args"
+	# NAME.args: extra judge arguments; @D@ is this directory.
+	[ ! -f "$D/$n.args" ] || read -r -a args < <(sed "s|@D@|$D|g" "$D/$n.args")
 	rc=0
 	python3 "$TOP/scripts/judge.py" --variant fixture --ktap "$ktap" \
 		--console "$console" --cases "$D/cases" --expect "$D/expect" \

@@ -115,7 +115,7 @@ gate "Cgroupns Dev Team" "cgroupns-dev@example.org" 0
 	fail "dry run with a placeholder identity: status $_rc, stderr: $(cat "$TMP/gate.err")"
 
 # ---- patches/ carries no identity ----
-for f in "$TOP"/patches/*.patch "$TOP"/patches/base/*/*.patch; do
+for f in "$TOP"/patches/*.patch "$TOP"/patches/*/*.patch "$TOP"/patches/base/*/*.patch; do
 	[ -f "$f" ] || continue
 	if grep -n -E '^(From: |Signed-off-by:|Co-developed-by:)' "$f" >"$TMP/id.out"; then
 		fail "no identity in ${f#"$TOP"/}: $(head -3 "$TMP/id.out" | tr '\n' ' ')(make refresh strips them; scripts/strip-identity.sh FILE)"
@@ -123,14 +123,15 @@ for f in "$TOP"/patches/*.patch "$TOP"/patches/base/*/*.patch; do
 		pass "no identity in ${f#"$TOP"/}"
 	fi
 done
-if [ -f "$TOP/patches/0000-cover-letter.patch" ]; then
-	if grep -q -E "^[^ ].* \([0-9]+\):$" "$TOP/patches/0000-cover-letter.patch" &&
-		! grep -q -E "^$SHORTLOG_HEADING \([0-9]+\):$" "$TOP/patches/0000-cover-letter.patch"; then
-		fail "the cover letter's shortlog heading is '$SHORTLOG_HEADING (N):', no name"
+for c in "$TOP"/patches/0000-cover-letter.patch "$TOP"/patches/*/0000-cover-letter.patch; do
+	[ -f "$c" ] || continue
+	if grep -q -E "^[^ ].* \([0-9]+\):$" "$c" &&
+		! grep -q -E "^$SHORTLOG_HEADING \([0-9]+\):$" "$c"; then
+		fail "${c#"$TOP"/}: the shortlog heading is '$SHORTLOG_HEADING (N):', no name"
 	else
-		pass "the cover letter's shortlog heading carries no name"
+		pass "${c#"$TOP"/}: the shortlog heading carries no name"
 	fi
-fi
+done
 
 # ---- apply/export round trip on a scratch repository ----
 R=$TMP/repo

@@ -1,8 +1,8 @@
 #!/bin/sh
 # "make check": for each tree, its variants built, booted and judged against
 # their expectations (tests/expect/[KVER/]VARIANT) and its series checked
-# (checkpatch, round trip); then the judge's own tests, the tooling's own
-# tests and the mail.  A tree given as KVER gets the full matrix: also the
+# (checkpatch, round trip, mail); then the judge's own tests and the
+# tooling's own tests.  A tree given as KVER gets the full matrix: also the
 # patched kernel under lockdep/KASAN/kmemleak (DEBUG=1) and the selftests
 # as CI systems take them (gen_tar, run_kselftest.sh).  KVER/quick leaves
 # those two out (README: what make check runs, and why).  Every step runs
@@ -29,38 +29,37 @@ add_line() {	# add up a "NAME: N passed, N failed, N skipped" line
 }
 
 # The steps, "KVER:STEP" (or "-:STEP" for one that does not depend on a tree).
-steps= results= first=
+steps= results=
 for t in "$@"; do
 	k=${t%/quick}
 	check_kver "$k"
-	[ -n "$first" ] || first=$k
 	steps="$steps $k:stock $k:base $k:patched"
 	[ "$t" != "$k" ] || steps="$steps $k:patched-debug $k:kselftest-tar"
-	steps="$steps $k:checkpatch $k:roundtrip"
+	steps="$steps $k:checkpatch $k:roundtrip $k:mail"
 	results="$results $k:stock $k:base $k:patched"
 	[ "$t" != "$k" ] || results="$results $k:patched-debug"
 done
-steps="$steps -:test-judge -:test-tooling $first:mail"
+steps="$steps -:test-judge -:test-tooling"
 for s in $steps; do
-	KVER=${s%%:*} step=${s#*:}
+	tree=${s%%:*} step=${s#*:}
 	case "$step" in
 	kselftest-tar | test-judge | test-tooling | checkpatch | roundtrip | mail) target=$step ;;
 	patched-debug) target="check-variant VARIANT=patched DEBUG=1" ;;
 	*) target="check-variant VARIANT=$step" ;;
 	esac
-	kv=KVER=$KVER name="$KVER $step"
-	[ "$KVER" != - ] || kv= name=$step
+	kv=KVER=$tree name="$tree $step"
+	[ "$tree" != - ] || kv= name=$step
 	say "=== $name: make $target $kv"
 	# shellcheck disable=SC2086
 	{
-		$MAKE -s -C "$TOP" $target $kv 2>&1
+		env -u KVER $MAKE -s -C "$TOP" $target $kv 2>&1
 		echo $? >"$LOG.rc"
 	} | tee "$LOG"
 	rc=$(cat "$LOG.rc")
 	last=$(grep -E '^[A-Za-z0-9_.-]+: [0-9]+ passed, [0-9]+ failed' "$LOG" | tail -1 || true)
 	if [ -n "$last" ] && add_line "$last"; then
 		RESULT="$RESULT
-  ${kv:+$KVER }$last"
+  ${kv:+$tree }$last"
 		# A step that failed although its cases did not (the guest died
 		# after its last case, say) is still a failure.
 		if [ "$rc" -ne 0 ] && echo "$last" | grep -q ' 0 failed'; then

@@ -113,6 +113,10 @@ def load_expect(path):
                     regex = re.compile(m.group(1))
                 if len(words) < 2 or words[1] not in ('pass', 'fail', 'skip'):
                     bad_input(f'{path}:{n}: want "PATTERN pass|fail|skip [/REGEX/]  # reason"')
+                if words[0].endswith(':(leftovers)') and (
+                        words[1] != 'fail' or regex is None or '*' in words[0]):
+                    bad_input(f'{path}:{n}: want "BINARY:(leftovers) fail /REGEX/  # reason" '
+                              '(one binary; every line it leaves must match REGEX)')
                 rules.append((words[0], words[1], regex, reason.strip()))
     except OSError as e:
         bad_input(f'cannot read the expectations: {e}')
@@ -259,16 +263,21 @@ def judge_binaries(v, kp, root, raw_lines, order, cases, rules):
             v.add(binary, '(exit status)', str(code), '0 when no case failed')
         elif sub.status == kp.TestStatus.FAILURE and not failed_cases:
             v.add(binary, '(result)', 'not ok', 'ok when no case failed')
-        # Leftovers fail a binary, unless an expectation names them
-        # ("BINARY:(leftovers) fail  # why": a test of the kernel's own
-        # that cannot clean up after a setup failure the variant causes).
-        want, _, why = expected(rules, f'{binary}:(leftovers)')
-        if leaks.get(binary):
-            v.add(binary, '(leftovers)', 'fail' if want == 'fail' else
-                  f'{len(leaks[binary])} left behind', 'fail' if want == 'fail' else 'none',
-                  why, detail='; '.join(leaks[binary][:5]))
-        elif want == 'fail':
-            v.add(binary, '(leftovers)', 'none', 'fail', why)
+        # Leftovers fail a binary, unless an expectation names them:
+        # "BINARY:(leftovers) fail /REGEX/  # why", every line left
+        # matching REGEX (a test of the kernel's own that cannot clean up
+        # after a setup failure the variant causes).  Such a rule that
+        # finds nothing fails too.
+        rule = next((r for r in rules if r[0] == f'{binary}:(leftovers)'), None)
+        left = leaks.get(binary, [])
+        unexplained = [l for l in left if not (rule and rule[2].search(l))]
+        if unexplained:
+            v.add(binary, '(leftovers)', f'{len(left)} left behind', 'none',
+                  detail='; '.join(unexplained[:5]))
+        elif left:
+            v.add(binary, '(leftovers)', 'fail', 'fail', rule[3])
+        elif rule:
+            v.add(binary, '(leftovers)', 'none', 'fail', rule[3])
 
 
 def judge_kernel(v, raw, console, debug):

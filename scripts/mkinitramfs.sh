@@ -1,19 +1,22 @@
 #!/bin/sh
 # Build a gzipped cpio initramfs: busybox-static, initramfs/init and
 # run-tests, util-linux's unshare/nsenter/lsns with their shared libraries,
-# the test binaries, and optionally the caller's files and command.
+# the test binaries, and optionally host programs (with their libraries),
+# the caller's files and command.
 #
-# usage: mkinitramfs.sh OUT.cpio.gz [-t TESTDIR] [-l LIST] [-e EXTRADIR] [-c CMD]
+# usage: mkinitramfs.sh OUT.cpio.gz [-t TESTDIR] [-l LIST] [-b PROGRAM]... [-e EXTRADIR] [-c CMD]
 #   LIST: the binaries the suite runs, in order (/tests/list)
+#   PROGRAM: a host program, copied to /usr/bin (make fuzz: trinity, ...)
 set -eu
 STEP=initramfs
 . "$(dirname "$0")/lib.sh"
 
 OUT=${1:?usage: mkinitramfs.sh OUT.cpio.gz [-t TESTDIR] [-l LIST] [-e EXTRADIR] [-c CMD]}
 shift
-TESTS= LIST= EXTRA= CMD=
-while getopts t:l:e:c: o; do
+TESTS= LIST= EXTRA= CMD= PROGRAMS=
+while getopts t:l:b:e:c: o; do
 	case "$o" in
+	b) PROGRAMS="$PROGRAMS $OPTARG" ;;
 	t) TESTS=$OPTARG ;;
 	l) LIST=$OPTARG ;;
 	e) EXTRA=$OPTARG ;;
@@ -48,10 +51,11 @@ lsns() { /usr/bin/lsns "$@"; }
 PROFILE
 
 # util-linux's tools know the cgroup namespace; busybox's applets do not.
-# Copy them with the libraries the dynamic loader needs.
-for tool in unshare nsenter lsns; do
-	path=$(command -v "$tool") || die "$tool not found (util-linux)"
-	cp "$path" "$ROOT/usr/bin/$tool"
+# Copy them (and the programs asked for) with the libraries the dynamic
+# loader needs.
+for tool in unshare nsenter lsns setpriv $PROGRAMS; do
+	path=$(command -v "$tool") || die "$tool not found (make setup installs it)"
+	cp "$path" "$ROOT/usr/bin/${tool##*/}"
 	ldd "$path" | sed -n 's/.*=> \(\/[^ ]*\).*/\1/p; s/^[[:space:]]*\(\/[^ ]*\) (.*/\1/p' |
 		while read -r lib; do
 			mkdir -p "$ROOT$(dirname "$lib")"

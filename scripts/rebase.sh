@@ -39,17 +39,24 @@ git -C "$STOCK" rev-parse -q --verify refs/tags/stock >/dev/null ||
 git -C "$FROM_TREE" rev-parse -q --verify refs/tags/base >/dev/null ||
 	die "$FROM_TREE is not a prepared tree (make prepare KVER=$FROM VARIANT=patched)"
 patches=$(series_patches "$FROM")
+[ -n "$patches" ] || die "the $FROM series is empty"
 total=$(echo "$patches" | wc -l)
 pipeline_env
-git -C "$STOCK" config rerere.enabled true
-git -C "$STOCK" config rerere.autoUpdate true
+# rerere for this script's git commands only: the repository's other
+# worktrees (a developer's git rebase -i in patched/) keep their config.
+export GIT_CONFIG_COUNT=2 GIT_CONFIG_KEY_0=rerere.enabled GIT_CONFIG_VALUE_0=true \
+	GIT_CONFIG_KEY_1=rerere.autoUpdate GIT_CONFIG_VALUE_1=true
 
-# What is being rebased: a rebase of another FROM series is not resumed.
+# What is being rebased, onto what: FROM's patches and KVER's base
+# fixture.  A rebase of anything else is not resumed.
 # shellcheck disable=SC2086
-state="$FROM $(cat $patches | sha1sum | cut -d' ' -f1)"
+state="$FROM $(cat $patches "$TOP/patches/base/$KVER/"*.patch | sha1sum | cut -d' ' -f1)"
+# The rebase's own record, in the worktree: .rebase-state (what),
+# .rebase-next (the number of the next patch to apply), .rebase-head (HEAD
+# before that patch: a commit since then means it went in).
 LOG=$TREE/.am.log
-am_dir() { git -C "$TREE" rev-parse --git-path rebase-apply 2>/dev/null; }
-in_am() { [ -e "$TREE/.git" ] && [ -d "$(am_dir)" ]; }
+in_am() { [ -e "$TREE/.git" ] && [ -d "$(git -C "$TREE" rev-parse --absolute-git-dir)/rebase-apply" ]; }
+head() { git -C "$TREE" rev-parse HEAD; }
 
 # Attach the notes of patch file $1 (FROM's) to HEAD, preferring those of
 # the patch of the same subject in KVER's committed series.
@@ -105,9 +112,11 @@ if [ "${RESTART:-0}" = 1 ] || ! [ -f "$TREE/.rebase-state" ] ||
 		die "$TREE is in the middle of rebasing another series; RESTART=1 starts over"
 	fi
 	say "starting over: the $FROM series onto the $KVER base in $TREE"
-	rm -f "$TREE/.rebase-state" "$TREE/.variant-stamp"
+	rm -f "$TREE/.rebase-state" "$TREE/.rebase-next" "$TREE/.rebase-head" "$TREE/.variant-stamp"
 	"$TOP/scripts/prepare-variant.sh" "$KVER" base "$TREE"
 	rm -f "$TREE/.variant-stamp"	# it will not be the base variant
+	echo 1 >"$TREE/.rebase-next"
+	head >"$TREE/.rebase-base"
 	# The preimages of every FROM patch, for the three-way fallback.
 	BLOB=$(mktemp)
 	# shellcheck disable=SC2086
@@ -119,37 +128,53 @@ if [ "${RESTART:-0}" = 1 ] || ! [ -f "$TREE/.rebase-state" ] ||
 	done
 	rm -f "$BLOB"
 	echo "$state" >"$TREE/.rebase-state"
-elif in_am; then
-	i=$(($(git -C "$TREE" rev-list --count base..HEAD) + 1))
+else
+	# Where the last run stopped: patch $i.  It is still being applied,
+	# or was finished by hand (git am --continue: a new commit) or
+	# dropped (git am --skip: none).
+	i=$(cat "$TREE/.rebase-next")
 	f=$(echo "$patches" | sed -n "${i}p")
-	if [ -n "$(git -C "$TREE" diff --name-only --diff-filter=U)" ] ||
-		git -C "$TREE" diff --name-only | grep -q .; then
-		die "patch $i/$total (${f##*/}): resolve and git add every file in $TREE first (git status there)"
+	if in_am; then
+		if [ -n "$(git -C "$TREE" diff --name-only --diff-filter=U)" ] ||
+			git -C "$TREE" diff --name-only | grep -q .; then
+			die "patch $i/$total (${f##*/}): resolve and git add every file in $TREE first (git status there)"
+		fi
+		git -C "$TREE" diff --cached --check >"$LOG" 2>&1 ||
+			{ sed 's/^/    /' "$LOG" >&2; die "patch $i/$total (${f##*/}): conflict markers or whitespace errors are staged"; }
+		say "continuing with patch $i/$total (${f##*/})"
+		apply_one "$i" "$f" continue
 	fi
-	say "continuing with patch $i/$total (${f##*/})"
-	apply_one "$i" "$f" continue
-	if [ "$(git -C "$TREE" rev-list --count base..HEAD)" -ge "$i" ]; then
-		add_notes "$f"
-	else
-		say "patch $i/$total dropped (git am --skip)"
+	if [ -f "$TREE/.rebase-head" ]; then
+		if [ "$(head)" != "$(cat "$TREE/.rebase-head")" ]; then
+			add_notes "$f"
+		else
+			say "patch $i/$total (${f##*/}) dropped (git am --skip)"
+		fi
+		echo $((i + 1)) >"$TREE/.rebase-next"
 	fi
 fi
 
-done_n=$(git -C "$TREE" rev-list --count base..HEAD)
 i=0
+next=$(cat "$TREE/.rebase-next")
 for f in $patches; do
 	i=$((i + 1))
-	[ "$i" -gt "$done_n" ] || continue
+	[ "$i" -ge "$next" ] || continue
 	say "patch $i/$total: ${f##*/}"
+	head >"$TREE/.rebase-head"
 	apply_one "$i" "$f"
-	add_notes "$f"
+	if [ "$(head)" = "$(cat "$TREE/.rebase-head")" ]; then
+		say "  already in $KVER's base: dropped"
+	else
+		add_notes "$f"
+	fi
+	echo $((i + 1)) >"$TREE/.rebase-next"
 done
-rm -f "$LOG"
+rm -f "$LOG" "$TREE/.rebase-head"
 
 # A tree's first series is written into its series directory, starting
 # from FROM's cover letter.  A tree that has a series keeps it: the rebase
 # carries FROM's patches, not the KVER-only changes made since by hand.
-n=$(git -C "$TREE" rev-list --count base..HEAD)
+n=$(git -C "$TREE" rev-list --count "$(cat "$TREE/.rebase-base")"..HEAD)
 say "the $FROM series is on $KVER: $n patches in $TREE"
 if [ -f "$(series_file "$KVER")" ]; then
 	say "$(series_file "$KVER" | sed "s|^$TOP/||") is not overwritten; compare with make range-diff FROM=$FROM KVER=$KVER,"

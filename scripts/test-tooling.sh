@@ -36,6 +36,13 @@ check() {
 	fi
 }
 
+# ---- the guest's scripts parse (busybox sh runs them; a stray quote
+# in run-tests' awk program breaks every boot) ----
+for f in initramfs/init initramfs/run-tests fuzz/trinity.sh fuzz/stress.sh; do
+	[ -f "$TOP/$f" ] || continue
+	check "$f parses (sh -n)" sh -n "$TOP/$f"
+done
+
 # ---- the identity validator ----
 good() {
 	if _w=$(identity_problem "$1" "$2"); then pass "accepts '$1 <$2>'"

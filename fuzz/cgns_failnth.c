@@ -4,7 +4,9 @@
  * namespaces, one at a time, with /proc/thread-self/fail-nth (failslab):
  * for n = 1, 2, ... a fresh child prepares the operation, arms fail-nth
  * with n and runs it; the walk of an operation ends at the first n that the
- * operation no longer reaches (fail-nth still armed afterwards).
+ * operation no longer reaches (fail-nth still armed afterwards).  unshare
+ * of a cgroup and a network namespace walks the unwind of the cgroup
+ * namespace when the network one fails after it.
  *
  * Checked for each point: the operation either succeeds or fails with
  * ENOMEM (an allocation failure must not turn into another error, a crash
@@ -112,6 +114,12 @@ static int failnth_move_self(const char *cg)
 static int op_unshare(struct failnth_op *o)
 {
 	return unshare(CLONE_NEWCGROUP) ? -errno : 0;
+}
+
+/* A later namespace failing unwinds the cgroup namespace just made. */
+static int op_unshare_net(struct failnth_op *o)
+{
+	return unshare(CLONE_NEWCGROUP | CLONE_NEWNET) ? -errno : 0;
 }
 
 static int op_clone(struct failnth_op *o)
@@ -452,13 +460,15 @@ FIXTURE_TEARDOWN(failnth)
 }
 
 /* The errors an operation may fail with besides ENOMEM. */
-enum { E_UCOUNT = 1, E_PROC = 2 };
+enum { E_UCOUNT = 1, E_PROC = 2, E_ANY = 4 };
 
 /*
  * Walk @op: fail its 1st, 2nd, ... allocation until it no longer reaches
  * the n-th; each run must succeed or fail with ENOMEM, or with ENOSPC
  * (@errs & E_UCOUNT: the operation makes a namespace) or ENOENT (@errs &
- * E_PROC: it opens a /proc file).
+ * E_PROC: it opens a /proc file); with E_ANY any error: the network
+ * stack's pernet setup turns a failed allocation into EEXIST, ENODEV or
+ * EINVAL, and what that walk checks is the cgroup namespace's unwind.
  */
 static void failnth_walk(struct __test_metadata *_metadata,
 			 FIXTURE_DATA(failnth) *self,
@@ -483,7 +493,7 @@ static void failnth_walk(struct __test_metadata *_metadata,
 		}
 		if (r.ret)
 			failed++;
-		EXPECT_TRUE(r.ret == 0 || r.ret == -ENOMEM ||
+		EXPECT_TRUE(r.ret == 0 || r.ret == -ENOMEM || (errs & E_ANY) ||
 			    ((errs & E_UCOUNT) && r.ret == -ENOSPC) ||
 			    ((errs & E_PROC) && r.ret == -ENOENT))
 			TH_LOG("point %ld: %s instead of success or ENOMEM%s%s",
@@ -500,6 +510,11 @@ static void failnth_walk(struct __test_metadata *_metadata,
 TEST_F_TIMEOUT(failnth, unshare, 600)
 {
 	failnth_walk(_metadata, self, op_unshare, 0, E_UCOUNT);
+}
+
+TEST_F_TIMEOUT(failnth, unshare_with_netns, 600)
+{
+	failnth_walk(_metadata, self, op_unshare_net, 0, E_ANY);
 }
 
 TEST_F_TIMEOUT(failnth, clone, 600)

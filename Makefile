@@ -27,7 +27,7 @@ CASES    := $(CURDIR)/tests/cases
 
 .PHONY: all help setup extract prepare config kernel tests suite check-variant \
 	run shell kernel-path check check-debug checkpatch bisect mail refresh \
-	roundtrip test-tooling test-judge kselftest-tar bench rebase range-diff clean
+	roundtrip test-tooling test-judge kselftest-tar bench rebase range-diff fuzz gates clean
 
 all: setup kernel tests suite
 
@@ -42,9 +42,11 @@ help:
 	@echo "  kernel-path    print the bzImage path (use make -s)"
 	@echo "  bench [PAIRS=2]  boot stock, patched, base alternately (icount) and print what cgroup namespaces cost"
 	@echo "  checkpatch roundtrip bisect mail refresh test-tooling   maintainer workflow (README)"
+	@echo "  fuzz [SEED=1] [FUZZ_OPS=20000] [FUZZ_SECONDS=60]   fail-nth walk, stress-ng, trinity on stock and patched DEBUG=1"
 	@echo "  rebase [FROM=6.1] KVER=6.12 [RESTART=1]   carry FROM's series to KVER (git am -3, rerere)"
 	@echo "  range-diff [FROM=6.1] KVER=6.12 | range-diff OLD=<rev> [KVER=]   git range-diff of two series"
 	@echo "  kselftest-tar  the series' selftests via gen_tar + run_kselftest.sh in the guest"
+	@echo "  gates [SERIES_DIR=dir] [GATES_CONFIGS=..]  0-day/NIPA checks: per patch nothing new from W=1, sparse, kernel-doc, coccinelle; the final tree under 4 configs"
 	@echo "  test-judge     the judge's verdicts on saved guest output (no boot)"
 	@echo "  setup extract prepare config kernel tests   single steps"
 	@echo "  clean          remove $(O)/"
@@ -150,17 +152,42 @@ test-judge: extract
 bisect: extract
 	@$(S)/bisect.sh $(KVER) $(KDIR)/bisect
 
+# What the 0-day bot and NIPA check, per patch and on the final tree under
+# four configurations, in trees of its own (build/KVER/gates*); README: make
+# gates.  Needs sparse and coccinelle, which nothing else uses.
+# SERIES_DIR=dir gates the series that dir/series lists (a scratch copy);
+# GATES_CONFIGS='no-cgroups no-userns no-controllers debug' (the default),
+# a part of it, or none.
+gates: extract
+	@$(S)/setup.sh sparse coccinelle
+	@SERIES_DIR='$(SERIES_DIR)' $(if $(GATES_CONFIGS),GATES_CONFIGS='$(GATES_CONFIGS)') \
+		$(S)/gates.sh $(KVER) $(KDIR)
+
+# Bounded fuzzing and stress under the DEBUG=1 kernels of stock and
+# patched (not in make check; README: make fuzz).  SEED and FUZZ_OPS fix
+# trinity's run, FUZZ_SECONDS the stress time.
+SEED         ?= 1
+FUZZ_OPS     ?= 20000
+FUZZ_SECONDS ?= 60
+fuzz: setup
+	@$(S)/setup.sh trinity stress-ng
+	@$(MAKE) -s kernel VARIANT=stock DEBUG=1
+	@$(MAKE) -s kernel VARIANT=patched DEBUG=1
+	@$(MAKE) -s tests
+	@$(S)/fuzz.sh $(KVER) $(KDIR) $(SEED) $(FUZZ_OPS) $(FUZZ_SECONDS)
+
 # Carry FROM's series to KVER's base: git am -3 patch by patch, stops at a
 # conflict, "make rebase" again continues (README: "Another tree").
 FROM ?= 6.1
 rebase: extract
+	@test "$(FROM)" != "$(KVER)" || { echo "ERROR [rebase]: FROM and KVER are both $(KVER) (make rebase KVER=6.12)" >&2; exit 1; }
 	@$(MAKE) -s prepare KVER=$(FROM) VARIANT=patched DEBUG=0
 	@$(S)/rebase.sh $(FROM) $(KVER) $(KDIR)/rebase $(BUILD)/$(FROM)/patched
 
 # FROM's series against KVER's, or with OLD=<git revision> KVER's series
 # then and now.
 range-diff: extract
-	@$(MAKE) -s extract KVER=$(FROM)
+	@$(if $(OLD),,$(MAKE) -s extract KVER=$(FROM))
 	@BUILD=$(BUILD) $(S)/range-diff.sh $(if $(OLD),-r $(OLD),$(FROM)) $(KVER) $(RDOPTS)
 
 # The series under lockdep, KASAN, kmemleak and friends (slow under TCG).

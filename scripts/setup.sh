@@ -1,21 +1,28 @@
 #!/bin/sh
 # Install the Debian packages the pipeline needs, or print the exact command
 # when we are not root.  Safe to run again: it only acts on what is missing.
+# Package names given as arguments are added: those only one target needs
+# (make gates: sparse coccinelle), installed the same way.
+#
+# usage: setup.sh [PACKAGE...]
 set -eu
 STEP=setup
 . "$(dirname "$0")/lib.sh"
 
 PKGS="linux-source-6.1 linux-source-6.12 build-essential gcc make bc flex bison
 libelf-dev libssl-dev qemu-system-x86 busybox-static cpio ccache util-linux
-kmod xz-utils git perl python3 gawk gnuplot-nox rsync"
+kmod xz-utils git perl python3 gawk gnuplot-nox rsync $*"
+
+installed() {
+	case "$(dpkg-query -W -f='${Status}' "$1" 2>/dev/null || true)" in
+	*" installed") return 0 ;;
+	esac
+	return 1
+}
 
 missing=
 for p in $PKGS; do
-	st=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
-	case "$st" in
-	*" installed") ;;
-	*) missing="$missing $p" ;;
-	esac
+	installed "$p" || missing="$missing $p"
 done
 if [ -z "$missing" ]; then
 	say "all packages present"
@@ -34,4 +41,7 @@ apt-get update -q >/dev/null || die "apt-get update failed"
 # shellcheck disable=SC2086
 apt-get install -y -q --no-install-recommends $missing >/dev/null ||
 	die "apt-get install failed:$missing"
+for p in $missing; do
+	installed "$p" || die "$p is still not installed after apt-get install"
+done
 say "installed"

@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # The checks the 0-day bot and NIPA run on a series, for KVER's series:
 #
 # 1. Per patch, against the tree before it (bisect.sh walks the series in
@@ -6,10 +6,13 @@
 #    nothing new from
 #    - W=1: gcc on F, the .c files of the series that this config builds
 #      (the project's, configs/base.config: one the series adds counts when
-#      its Makefile line is on), "make W=1 C=1 <F's objects>";
+#      its Makefile line is on), "make W=1 C=1 <F's objects>" (objtool's
+#      warnings on an object count as its own);
 #    - sparse: the same runs (C=1: on every object gcc compiles again);
 #    - kernel-doc (-none, -Wall where the tree's kernel-doc has it) on the
-#      .c and .h files the patch touches;
+#      .c and .h files the patch touches: nothing new, as 0-day reports it
+#      (kernel/fork.c, cpuset.c and cgroup.h carry upstream's warnings);
+#      kernel-doc that exits non-zero (a crash: -none exits 0) stops the run;
 #    - coccinelle: every scripts/coccinelle/**/*.cocci in report mode, run
 #      by spatch as scripts/coccicheck runs it (its Options: and Requires:
 #      lines, kbuild's include flags, --dir: each file alone), on the .c
@@ -24,8 +27,10 @@
 #      commits, with the headers they include from their directory) goes
 #      through one spatch --dir run per cocci file; results are kept by
 #      content (file, local headers, cocci files, spatch, include flags),
-#      so a warm run reuses them.  Cocci files with OCaml scripts need an
-#      OCaml compiler (not installed, 280 MB) and are skipped, named.
+#      so a warm run reuses them.  A spatch run that fails fails the gate
+#      of every patch whose files it had, and is not cached.  Cocci files
+#      with OCaml scripts need an OCaml compiler (not installed, 280 MB)
+#      and are skipped, named in the summary.
 #    "New" compares multisets of "file: message", line numbers left out, so
 #    a warning that only moved is not new.  gcc's warnings are kept per
 #    object: an object that make does not compile again keeps those of the
@@ -36,9 +41,12 @@
 #    no-userns (USER_NS=n), no-controllers (CGROUPS=y, no controller of
 #    include/linux/cgroup_subsys.h and no CGROUP_BPF), debug (config-kernel.sh
 #    TREE 1); each is tinyconfig + configs/base.config, then the options
-#    forced off and checked to be off.  Pass: no compiler warning, or none
-#    that the base tree built the same way (build/KVER/gates-cfg/base-src,
-#    NAME.base, only built then) does not have too.
+#    forced off and checked to be off, before and after the build.  A failed
+#    build fails.  Warnings: the compiler's, and those with no source
+#    position (linker, modpost, objtool on vmlinux.o, Kconfig's unmet
+#    dependencies).  Pass: none, or none that the base tree built the same
+#    way (build/KVER/gates-cfg/base-src, NAME.base, only built then) does
+#    not have too.
 #
 # One line per patch, "ok   NN subject" or "FAIL NN subject: ..." and the
 # new warnings indented, one per configuration, and "gates: N passed, N
@@ -113,33 +121,15 @@ split_log() {
 	/^[^ :]+:[0-9]+:[0-9]+: (warning|error|fatal error): / {
 		flush(); rec = $0; sub(/^\.\//, "", rec); next
 	}
+	# objtool on the object: "dir/file.o: warning: objtool: fn+0x12: ..."
+	/^[^ :]+\.o: warning: objtool: / {
+		flush(); rec = $0; gsub(/\+0x[0-9a-f]+/, "", rec); print rec > file; rec = ""; next
+	}
 	/^[^ :]+:[0-9]+:[0-9]+:    / && rec != "" {
 		s = $0; sub(/^[^ :]+:[0-9]+:[0-9]+: +/, "", s); rec = rec " | " s; next
 	}
 	{ flush() }
 	END { stop() }' "$1"
-}
-
-# The lines of file $2 that file $1 does not have, compared as multisets of
-# "file: message": positions (":line:col", cocci's ":line:col-col") and
-# "line N" in messages do not count.  A missing file is empty.
-new_lines() {
-	_b=$1 _a=$2
-	[ -f "$_b" ] || _b=/dev/null
-	[ -f "$_a" ] || _a=/dev/null
-	awk -v before="$_b" '
-	function key(s,   f) {
-		sub(/^\.\//, "", s)
-		if (match(s, /^[^ :]+:[0-9]+(:[0-9]+(-[0-9]+)?)?:/)) {
-			f = substr(s, 1, index(s, ":") - 1)
-			s = f ":" substr(s, RLENGTH + 1)
-		}
-		gsub(/line [0-9]+/, "line N", s)
-		return s
-	}
-	# Not FNR == NR: that is true all along when "before" is empty.
-	FILENAME == before { n[key($0)]++; next }
-	{ k = key($0); if (n[k] > 0) n[k]--; else print }' "$_b" "$_a"
 }
 
 # The files patch $1 touches (new names), one a line.
@@ -204,12 +194,15 @@ setup_walk() {
 	command -v ocamlfind >/dev/null && command -v ocamlopt >/dev/null && have_ocaml=1
 	ver=$(spatch --version | head -1 | awk '{print $3}')
 	: >"$RUN/cocci-list"
+	: >"$RUN/cocci-skipped"
 	for c in $(cd "$T" && find scripts/coccinelle -name '*.cocci' -type f | sort); do
 		req=$(grep "Requires:" "$T/$c" | cut -d':' -f2 | sed "s| ||") || true
 		if [ -n "$req" ] && ! { echo "$req"; echo "$ver"; } | sort -CV; then
 			say "skipped (needs coccinelle $req): $c"
+			echo "$c" >>"$RUN/cocci-skipped"
 		elif [ $have_ocaml = 0 ] && grep -q '^@.*\(script\|initialize\|finalize\):ocaml' "$T/$c"; then
 			say "skipped (OCaml script, no ocamlopt): $c"
+			echo "$c" >>"$RUN/cocci-skipped"
 		else
 			echo "$c" >>"$RUN/cocci-list"
 		fi
@@ -248,8 +241,13 @@ build_state() {
 		fi
 	done
 	echo "$objs" | tr ' ' '\n' | grep . >"$D/objs" || true
-	# shellcheck disable=SC2086
-	kmake "$T" W=1 C=1 $objs >"$D/build.log" 2>&1 || : >"$D/build.failed"
+	# No object: no make (without a target it would build everything).
+	if [ -n "$objs" ]; then
+		# shellcheck disable=SC2086
+		kmake "$T" W=1 C=1 $objs >"$D/build.log" 2>&1 || : >"$D/build.failed"
+	else
+		: >"$D/build.log"
+	fi
 	split_log "$D/build.log" "$D/obj"
 	: >"$D/gcc"
 	: >"$D/sparse"
@@ -260,10 +258,14 @@ build_state() {
 	done
 }
 
+# kernel-doc -none exits 0 whatever it warns about: a non-zero status is a
+# crash, and a gate that cannot run must not pass.
 kdoc_file() {
+	_rc=0
 	# shellcheck disable=SC2046
-	(cd "$T" && scripts/kernel-doc -none $(cat "$RUN/kdoc-flags") "$1" 2>&1 >/dev/null) |
-		grep . || true
+	(cd "$T" && scripts/kernel-doc -none $(cat "$RUN/kdoc-flags") "$1" 2>&1 >/dev/null) >"$D/kdoc.out" || _rc=$?
+	[ "$_rc" -eq 0 ] || die "scripts/kernel-doc failed ($_rc) on $1: $(tail -1 "$D/kdoc.out")"
+	grep . "$D/kdoc.out" || true
 }
 
 # Seconds since $1, added to the time of part $2 (for the summary).
@@ -334,8 +336,9 @@ local_headers() {
 # on BATCH/KEY/PATH become the cache entry KEY.
 cocci_batch() {
 	_b=$CACHE/batch
-	rm -rf "$_b" "$_b.ast" "$_b.out"
-	mkdir -p "$_b" "$_b.ast" "$_b.out"
+	rm -rf "$_b" "$_b.ast" "$_b.out" "$RUN/cocci-uncached"
+	mkdir -p "$_b" "$_b.ast" "$_b.out" "$RUN/cocci-uncached"
+	: >"$RUN/cocci-failed"
 	: >"$RUN/cocci-versions"
 	_i=0
 	for p in $BISECT_SERIES; do
@@ -382,10 +385,12 @@ cocci_batch() {
 				if (!(k in file)) { getline file[k] < (dir "/" k ".file") }
 				if (index(r, file[k] ":") == 1) print r >> (out "/" k)
 			}' || true
+		# A failed run covered none of the batch: each version fails
+		# the gate (judge) and none is cached, so the next run retries.
 		if [ $_rc -ne 0 ]; then
 			say "spatch failed ($_rc) with $c: $(grep . "$_b.out/log" | tail -1)"
 			for d in "$_b"/*.file; do
-				echo "$(cat "$d"): spatch failed with $c" >>"$_b.out/$(basename "$d" .file)"
+				echo "$(basename "$d" .file) $c" >>"$RUN/cocci-failed"
 			done
 		fi
 		[ $((_j % 10)) -ne 0 ] || say "coccinelle: $_j cocci files done"
@@ -393,15 +398,32 @@ cocci_batch() {
 	for d in "$_b"/*.file; do
 		_k=$(basename "$d" .file)
 		touch "$_b.out/$_k"
-		mv "$_b.out/$_k" "$CACHE/cocci/$_k"
+		if grep -q "^$_k " "$RUN/cocci-failed"; then
+			mv "$_b.out/$_k" "$RUN/cocci-uncached/$_k"
+		else
+			mv "$_b.out/$_k" "$CACHE/cocci/$_k"
+		fi
 	done
 	rm -rf "$_b" "$_b.ast" "$_b.out"
 }
 
-# The cocci results of file $2 in state $1 (nothing if it has none).
+# The cocci results of file $2 in state $1 (nothing if it has none), and
+# a line for each cocci file that spatch failed to run on that version.
 cocci_of() {
 	_k=$(awk -v s="$1" -v f="$2" '$1 == s && $2 == f { print $3; exit }' "$RUN/cocci-versions")
-	[ -z "$_k" ] || cat "$CACHE/cocci/$_k"
+	[ -n "$_k" ] || return 0
+	if [ -f "$RUN/cocci-uncached/$_k" ]; then
+		cat "$RUN/cocci-uncached/$_k"
+	else
+		cat "$CACHE/cocci/$_k"
+	fi
+}
+
+# The cocci files spatch failed on for file $2 in state $1.
+cocci_failed() {
+	_k=$(awk -v s="$1" -v f="$2" '$1 == s && $2 == f { print $3; exit }' "$RUN/cocci-versions")
+	[ -n "$_k" ] || return 0
+	awk -v k="$_k" -v f="$2" '$1 == k { print f ": spatch failed with " $2 }' "$RUN/cocci-failed"
 }
 
 # ---- the verdict of each patch -------------------------------------------
@@ -422,6 +444,7 @@ judge() {
 			cocci_of $(($1 - 1)) "$f" >"$D/cocci.before"
 			cocci_of "$1" "$f" >"$D/cocci.after"
 			new_lines "$D/cocci.before" "$D/cocci.after" >>"$D/new.cocci"
+			cocci_failed "$1" "$f" >>"$D/new.cocci"
 			;;
 		esac
 	done
@@ -475,8 +498,10 @@ config_off() {
 	no-cgroups) echo CGROUPS ;;
 	no-userns) echo USER_NS ;;
 	no-controllers)
-		{ grep -o 'IS_ENABLED(CONFIG_[A-Z0-9_]*)' "$2/include/linux/cgroup_subsys.h" |
-			sed 's/.*CONFIG_\(.*\))/\1/'; echo CGROUP_BPF; } | sort -u
+		_ctl=$(grep -o 'IS_ENABLED(CONFIG_[A-Z0-9_]*)' "$2/include/linux/cgroup_subsys.h" |
+			sed 's/.*CONFIG_\(.*\))/\1/') || true
+		[ -n "$_ctl" ] || die "no controller found in $2/include/linux/cgroup_subsys.h"
+		{ echo "$_ctl"; echo CGROUP_BPF; } | sort -u
 		;;
 	debug) ;;
 	*) die "unknown configuration '$1' (known: $ALL_CONFIGS)" ;;
@@ -502,12 +527,11 @@ config_build() {
 	[ "$_name" != no-controllers ] || _on=CGROUPS
 	_bad=
 	for x in $_off; do ! grep -q "^CONFIG_$x=[ym]" "$_o/.config" || _bad="$_bad $x"; done
-	if [ -n "$_bad" ]; then
-		say "$_name: turning off$_bad"
-		# shellcheck disable=SC2046
-		"$_src/scripts/config" --file "$_o/.config" $(for x in $_bad; do echo "--disable $x"; done)
-		make -s -C "$_o" olddefconfig >>"$_o/.config.log" 2>&1 || die "$_name: make olddefconfig failed"
-	fi
+	[ -z "$_bad" ] || say "$_name: turning off$_bad"
+	# shellcheck disable=SC2046
+	[ -z "$_bad" ] || "$_src/scripts/config" --file "$_o/.config" $(for x in $_bad; do echo "--disable $x"; done)
+	# Always: on a rerun the sources may have changed what the options select.
+	make -s -C "$_o" olddefconfig >"$_o/.config.log" 2>&1 || die "$_name: make olddefconfig failed"
 	for x in $_off; do
 		! grep -q "^CONFIG_$x=[ym]" "$_o/.config" || die "$_name: CONFIG_$x is still on after olddefconfig"
 	done
@@ -524,7 +548,7 @@ config_build() {
 		rm -rf "$_w"
 	fi
 	mkdir -p "$_w"
-	rm -f "$_w/.complete"
+	rm -f "$_w/.complete" "$_o/.gates-failed" "$_o/.gates-extra"
 	say "$_name: building $_o (-j$JOBS, log: $_o/.build.log)"
 	_fail=0
 	kmake "$_o" bzImage >"$_o/.build.log" 2>&1 &
@@ -537,6 +561,13 @@ config_build() {
 		_next=$((_next + 30))
 	done
 	wait "$_pid" || _fail=1
+	# The build syncs the config again: what it built must still be it.
+	for x in $_off; do
+		! grep -q "^CONFIG_$x=[ym]" "$_o/.config" || {
+			echo "config: CONFIG_$x is on again after the build" >>"$_o/.gates-extra"
+			_fail=1
+		}
+	done
 	split_log "$_o/.build.log" "$_w"
 	: >"$_w/.complete"
 	# Objects that are gone take their warnings with them.
@@ -545,10 +576,17 @@ config_build() {
 		o=$(echo "${r%.gcc}" | sed 's|%|/|g')
 		[ -f "$_o/$o" ] || rm -f "$r"
 	done)
+	# Warnings with no source position: the linker's, modpost's, objtool's
+	# on vmlinux.o, Kconfig's (unmet dependencies), offsets left out.
+	{ grep -hE '(^|[ :])(warning|WARNING):' "$_o/.build.log" "$_o/.config.log" |
+		grep -vE '^[^ :]+:[0-9]+:[0-9]+: ' | grep -vE '^[^ :]+\.o: warning: objtool: ' |
+		sed -e 's/+0x[0-9a-f]*//g' -e 's/^/other: /' || true; } >>"$_o/.gates-extra"
 	# Paths: relative to the source tree.
-	cat "$_w"/*.gcc 2>/dev/null | sed -e 's|^[^ :]*/gates-src/||' -e 's|^[^ :]*/base-src/||' \
+	cat "$_w"/*.gcc "$_o/.gates-extra" 2>/dev/null |
+		sed -e 's|^\([^ :]*: \)\{0,1\}[^ :]*/gates-src/|\1|' -e 's|^\([^ :]*: \)\{0,1\}[^ :]*/base-src/|\1|' \
 		>"$_o/.gates-warnings" || true
 	if [ "$_fail" = 1 ]; then
+		: >"$_o/.gates-failed"
 		grep -E 'error|\*\*\*' "$_o/.build.log" | head -20 | sed 's/^/build: /' >>"$_o/.gates-warnings"
 		say "$_name: the build failed, see $_o/.build.log"
 	fi
@@ -563,7 +601,10 @@ config_matrix() {
 		config_build "$name" "$SRC" "$CFG/$name"
 		w=$CFG/$name/.gates-warnings
 		nw=$(grep -c . "$w") || true
-		if [ "$nw" -eq 0 ]; then
+		if [ -f "$CFG/$name/.gates-failed" ]; then
+			echo "FAIL config $name: the build failed (log: $CFG/$name/.build.log)" | tee -a "$RUN/verdicts"
+			sed 's/^/    /' "$w"
+		elif [ "$nw" -eq 0 ]; then
 			echo "ok   config $name" | tee -a "$RUN/verdicts"
 		else
 			say "$name: $nw warning(s) in the final tree; building the base tree the same way"
@@ -587,7 +628,7 @@ for tool in sparse spatch; do
 	command -v $tool >/dev/null ||
 		die "$tool is not installed (make gates installs it: scripts/setup.sh sparse coccinelle)"
 done
-CONFIGS=${GATES_CONFIGS-$ALL_CONFIGS}
+CONFIGS=${GATES_CONFIGS:-$ALL_CONFIGS}
 [ "$CONFIGS" != none ] || CONFIGS=
 for name in $CONFIGS; do config_off "$name" "$KDIR/stock" >/dev/null; done
 [ -z "${SERIES_DIR:-}" ] || say "series: $SERIES_DIR/series"
@@ -616,6 +657,9 @@ cfgt=
 for name in $CONFIGS; do cfgt="$cfgt, config $name $(secs "config-$name")s"; done
 say "time: $(($(date +%s) - GATES_T0))s: base tree $(secs prepare)s, W=1+sparse $(secs build)s," \
 	"kernel-doc $(secs kdoc)s, coccinelle $(secs cocci)s$cfgt"
+# What did not run is said where the verdict is.
+[ ! -s "$RUN/cocci-skipped" ] ||
+	say "not run by the coccinelle gate: $(tr '\n' ' ' <"$RUN/cocci-skipped")"
 passed=$(grep -c '^ok ' "$RUN/verdicts") || true
 failed=$(grep -c '^FAIL ' "$RUN/verdicts") || true
 echo "gates: $passed passed, $failed failed"

@@ -332,3 +332,25 @@ mailed_form() {
 		--trailer "Signed-off-by: $2 <$3>" | tail -n +3
 	awk 'd { print; next } h && $0 == "---" { d = 1; print } /^$/ { h = 1 }' "$1"
 }
+
+# The lines of file $2 that file $1 does not have, compared as multisets of
+# "file: message": positions (":line:col", cocci's ":line:col-col") and
+# "line N" in messages do not count.  A missing file is empty.
+new_lines() {
+	_b=$1 _a=$2
+	[ -f "$_b" ] || _b=/dev/null
+	[ -f "$_a" ] || _a=/dev/null
+	awk -v before="$_b" '
+	function key(s,   f) {
+		sub(/^\.\//, "", s)
+		if (match(s, /^[^ :]+:[0-9]+(:[0-9]+(-[0-9]+)?)?:/)) {
+			f = substr(s, 1, index(s, ":") - 1)
+			s = f ":" substr(s, RLENGTH + 1)
+		}
+		gsub(/line [0-9]+/, "line N", s)
+		return s
+	}
+	# Not FNR == NR: that is true all along when "before" is empty.
+	FILENAME == before { n[key($0)]++; next }
+	{ k = key($0); if (n[k] > 0) n[k]--; else print }' "$_b" "$_a"
+}

@@ -1,0 +1,70 @@
+#!/bin/bash
+# The fast one of make gates' per-patch checks, for make check: for each
+# patch of the series (the commits base..HEAD of TREE), scripts/kernel-doc
+# -none (and -Wall where the tree's kernel-doc has it) on the .c and .h
+# files the patch touches, before and after it, read from git (no build,
+# no checkout): nothing new.  New as in make gates (lib.sh: new_lines):
+# line numbers do not count; kernel/fork.c, cpuset.c and cgroup.h carry
+# upstream's warnings, and 0-day reports only what a patch adds.
+# One line per patch, "ok   NN subject" or "FAIL NN subject: ..." with the
+# new warnings indented, then "kdoc: N passed, N failed".
+#
+# usage: kdoc.sh KVER TREE        (TREE: the patched tree, make prepare)
+set -eu
+STEP=kdoc
+. "$(dirname "$0")/lib.sh"
+
+KVER=${1:?usage: kdoc.sh KVER TREE}
+TREE=${2:?usage: kdoc.sh KVER TREE}
+check_kver "$KVER"
+TREE=$(cd "$TREE" 2>/dev/null && pwd) || die "no tree $2 (make prepare KVER=$KVER)"
+git -C "$TREE" rev-parse -q --verify base >/dev/null 2>&1 || die "$TREE has no base ref (make prepare KVER=$KVER)"
+KDOC=$TREE/scripts/kernel-doc
+[ -x "$KDOC" ] || die "no $KDOC"
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+
+flags=
+if "$KDOC" -Wall -none /dev/null >/dev/null 2>&1; then
+	flags=-Wall
+fi
+
+# kernel-doc's warnings on file $2 at commit $1, named as in the tree;
+# nothing if the file is not there.  -none exits 0 whatever it warns
+# about: another status is a crash, and a gate that cannot run must not
+# pass.
+kdoc_at() {
+	git -C "$TREE" cat-file -e "$1:$2" 2>/dev/null || return 0
+	rm -rf "$TMP/t"
+	mkdir -p "$TMP/t/$(dirname "$2")"
+	git -C "$TREE" show "$1:$2" >"$TMP/t/$2"
+	_rc=0
+	(cd "$TMP/t" && "$KDOC" -none $flags "$2" 2>&1 >/dev/null) >"$TMP/out" || _rc=$?
+	[ "$_rc" -eq 0 ] || die "scripts/kernel-doc failed ($_rc) on $2 at $(git -C "$TREE" log -1 --format=%h "$1"): $(tail -1 "$TMP/out")"
+	cat "$TMP/out"
+}
+
+passed=0 failed=0 n=0
+for c in $(git -C "$TREE" rev-list --reverse base..HEAD); do
+	n=$((n + 1))
+	: >"$TMP/before"
+	: >"$TMP/after"
+	for f in $(git -C "$TREE" diff-tree --no-commit-id --name-only -r "$c" -- '*.c' '*.h'); do
+		kdoc_at "$c^" "$f" >>"$TMP/before"
+		kdoc_at "$c" "$f" >>"$TMP/after"
+	done
+	new_lines "$TMP/before" "$TMP/after" >"$TMP/new"
+	subj=$(git -C "$TREE" log -1 --format=%s "$c")
+	nn=$(printf '%02d' "$n")
+	if [ -s "$TMP/new" ]; then
+		echo "FAIL $nn $subj: $(grep -c . "$TMP/new") new kernel-doc warnings"
+		sed 's/^/    /' "$TMP/new"
+		failed=$((failed + 1))
+	else
+		echo "ok   $nn $subj"
+		passed=$((passed + 1))
+	fi
+done
+[ "$n" -gt 0 ] || die "no commit in base..HEAD of $TREE"
+echo "kdoc: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]

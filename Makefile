@@ -6,8 +6,13 @@ VARIANT ?= patched
 DEBUG   ?= 0
 ACCEL   ?= tcg
 TIMEOUT ?= 1200
-O       ?= build
+O       ?= $(or $(CGNS_BUILD),build)
 BUILD   := $(abspath $(O))
+# The kernel's make reads O= as well: ours must not reach it through
+# MAKEFLAGS, or a kernel make that a script runs would build out of tree
+# in $(O).  This Makefile's recursive calls find it in CGNS_BUILD.
+MAKEOVERRIDES := $(filter-out O=%,$(MAKEOVERRIDES))
+export CGNS_BUILD := $(BUILD)
 export ACCEL TIMEOUT
 
 S        := $(CURDIR)/scripts

@@ -6,12 +6,14 @@ VARIANT ?= patched
 DEBUG   ?= 0
 ACCEL   ?= tcg
 TIMEOUT ?= 1200
-O       ?= $(or $(CGNS_BUILD),build)
+O       ?= $(if $(filter 0,$(MAKELEVEL)),build,$(or $(CGNS_BUILD),build))
 BUILD   := $(abspath $(O))
-# The kernel's make reads O= as well: ours must not reach it through
-# MAKEFLAGS, or a kernel make that a script runs would build out of tree
-# in $(O).  This Makefile's recursive calls find it in CGNS_BUILD.
-MAKEOVERRIDES := $(filter-out O=%,$(MAKEOVERRIDES))
+# The kernel's make reads O= as well: ours must not reach it (through
+# MAKEFLAGS or the environment), or a kernel make that a script runs would
+# build out of tree in $(O).  This Makefile's recursive calls, and only
+# they, take it from CGNS_BUILD.
+MAKEOVERRIDES := $(filter-out O=% O:=% O::=% O:::=%,$(MAKEOVERRIDES))
+unexport O
 export CGNS_BUILD := $(BUILD)
 export ACCEL TIMEOUT
 

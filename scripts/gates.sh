@@ -182,11 +182,7 @@ setup_walk() {
 	# object of a file the series adds is left from an earlier walk).
 	for f in $(cat "$RUN/f-built" "$RUN/f-added"); do rm -f "$T/${f%.c}.o"; done
 
-	KDOC_W=
-	if (cd "$T" && scripts/kernel-doc -Wall -none /dev/null) >/dev/null 2>&1; then
-		KDOC_W=-Wall
-	fi
-	echo "$KDOC_W" >"$RUN/kdoc-flags"
+	kdoc_opts "$T" >"$RUN/kdoc-opts"
 
 	# The cocci files as coccicheck takes them; it cannot run those with
 	# OCaml scripts without an OCaml compiler (not installed: 280 MB).
@@ -258,14 +254,8 @@ build_state() {
 	done
 }
 
-# kernel-doc -none exits 0 whatever it warns about: a non-zero status is a
-# crash, and a gate that cannot run must not pass.
 kdoc_file() {
-	_rc=0
-	# shellcheck disable=SC2046
-	(cd "$T" && scripts/kernel-doc -none $(cat "$RUN/kdoc-flags") "$1" 2>&1 >/dev/null) >"$D/kdoc.out" || _rc=$?
-	[ "$_rc" -eq 0 ] || die "scripts/kernel-doc failed ($_rc) on $1: $(tail -1 "$D/kdoc.out")"
-	grep . "$D/kdoc.out" || true
+	kdoc_warnings "$T/scripts/kernel-doc" "$(cat "$RUN/kdoc-opts")" "$T" "$1"
 }
 
 # Seconds since $1, added to the time of part $2 (for the summary).
@@ -407,10 +397,14 @@ cocci_batch() {
 	rm -rf "$_b" "$_b.ast" "$_b.out"
 }
 
-# The cocci results of file $2 in state $1 (nothing if it has none), and
-# a line for each cocci file that spatch failed to run on that version.
+# The cache key of file $2's version in state $1 (nothing if it has none).
+cocci_version() {
+	awk -v s="$1" -v f="$2" '$1 == s && $2 == f { print $3; exit }' "$RUN/cocci-versions"
+}
+
+# The cocci results of file $2 in state $1 (nothing if it has none).
 cocci_of() {
-	_k=$(awk -v s="$1" -v f="$2" '$1 == s && $2 == f { print $3; exit }' "$RUN/cocci-versions")
+	_k=$(cocci_version "$1" "$2")
 	[ -n "$_k" ] || return 0
 	if [ -f "$RUN/cocci-uncached/$_k" ]; then
 		cat "$RUN/cocci-uncached/$_k"
@@ -421,7 +415,7 @@ cocci_of() {
 
 # The cocci files spatch failed on for file $2 in state $1.
 cocci_failed() {
-	_k=$(awk -v s="$1" -v f="$2" '$1 == s && $2 == f { print $3; exit }' "$RUN/cocci-versions")
+	_k=$(cocci_version "$1" "$2")
 	[ -n "$_k" ] || return 0
 	awk -v k="$_k" -v f="$2" '$1 == k { print f ": spatch failed with " $2 }' "$RUN/cocci-failed"
 }

@@ -354,3 +354,26 @@ new_lines() {
 	FILENAME == before { n[key($0)]++; next }
 	{ k = key($0); if (n[k] > 0) n[k]--; else print }' "$_b" "$_a"
 }
+
+# The kernel-doc options for the tree at $1: -none, with -Wall where its
+# scripts/kernel-doc has it (6.12's has, 6.1's has not).
+kdoc_opts() {
+	if "$1/scripts/kernel-doc" -Wall -none /dev/null >/dev/null 2>&1; then
+		echo "-none -Wall"
+	else
+		echo "-none"
+	fi
+}
+
+# The warnings of kernel-doc $1 with options $2 (kdoc_opts) on file $4,
+# run in directory $3 so that they name it as given.  -none exits 0
+# whatever it warns about: another status is a crash, and a check that
+# cannot run must not pass.
+kdoc_warnings() {
+	_kw_rc=0
+	# shellcheck disable=SC2086
+	_kw=$(cd "$3" && "$1" $2 "$4" 2>&1 >/dev/null) || _kw_rc=$?
+	[ "$_kw_rc" -eq 0 ] ||
+		die "kernel-doc failed ($_kw_rc) on $4: $(printf '%s\n' "$_kw" | tail -1)"
+	[ -z "$_kw" ] || printf '%s\n' "$_kw"
+}

@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # Build the tree after each patch of KVER's series in order (the base alone
 # first) and name the first patch after which it does not build.  Uses its
 # own worktree, so the variants' trees are left alone.

@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # Build bzImage in TREE with ccache, printing progress instead of the whole
 # compiler log.  On failure the end of the log is shown.
 #

@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # "make check": for each tree given as KVER, its variants built, booted and
 # judged against their expectations (tests/expect/[KVER/]VARIANT), the
 # patched kernel also under lockdep/KASAN/kmemleak (DEBUG=1), the selftests

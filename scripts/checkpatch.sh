@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # Run the tree's scripts/checkpatch.pl --strict over every patch of KVER's series,
 # each as it will be mailed: with a From: header and a Signed-off-by: line
 # (mail.sh adds the sender's; the files carry none).  A patch passes when

@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # Configure TREE: "make tinyconfig", then the fragments from configs/ merged
 # with merge_config.sh.  All variants get the same fragments, so any
 # difference between their test results comes from the source alone.

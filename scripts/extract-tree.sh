@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # Extract /usr/src/linux-source-$KVER.tar.xz into $TREE once and record it as
 # a single git commit tagged "stock".  The commit is made with fixed identity
 # and date, so the same Debian package always yields the same commit id: that

@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # Write the commits base..HEAD of TREE as "git format-patch" files into
 # OUTDIR, each commit's git note (refs/notes/commits) below its "---" line
 # for reviewers, with a cover letter whose subject, date and text come from

@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # "make fuzz": bounded fuzzing and stress of the DEBUG=1 kernels (lockdep,
 # KASAN, kmemleak, UBSAN, PREEMPT, fault injection) of stock and patched,
 # judged like the suite (scripts/judge.py against fuzz/cases and

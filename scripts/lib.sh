@@ -1,4 +1,4 @@
-# shellcheck shell=sh
+# shellcheck shell=bash
 # Helpers shared by the pipeline scripts: progress lines and failures that
 # name the step.  Sourced, never run.
 

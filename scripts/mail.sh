@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # Make the mail for reviewers: cover letter and patches as one mbox with
 # "[PATCH vN i/n]" subjects, To/Cc from the tree's get_maintainer.pl and
 # base-commit, then prove it applies: "git am" of the mbox onto a fresh

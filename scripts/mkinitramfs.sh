@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # Build a gzipped cpio initramfs: busybox-static, initramfs/init and
 # run-tests, util-linux's unshare/nsenter/lsns with their shared libraries,
 # the test binaries, and optionally host programs (with their libraries),

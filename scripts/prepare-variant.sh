@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # Make the source tree of one variant:
 #   stock    the extracted Debian tree, untouched (the upstream reference)
 #   base     stock + patches/base/$KVER/*.patch (cgroup namespaces removed)

@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # "git range-diff" of two versions of the series, patch by patch, notes
 # included (they explain what differs):
 #

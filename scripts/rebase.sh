@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # Rebase the series of tree FROM onto the base of tree KVER, one patch at a
 # time with "git am -3" (rerere on), in the worktree TREE (build/KVER/rebase):
 #

@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # Regenerate KVER's series (lib.sh: series_dir, series_file) from the commits
 # of the patched tree, after
 # a developer edited them there (git commit --amend, git rebase -i base).

@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # Check that KVER's series (lib.sh: series_dir, series_file) is exactly what
 # the applied tree exports:
 # apply (done by the caller: make prepare), format-patch again into a

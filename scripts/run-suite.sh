@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # Run the test suite on a built kernel and judge it: an initramfs with the
 # test binaries and their list (tests/cases), one boot, then the judge
 # (scripts/judge.py) against tests/expect/KVER/VARIANT (what differs on

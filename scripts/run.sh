@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # Boot any built kernel with the caller's files and command instead of the
 # suite; the guest's output on stdout, its exit status as ours.  For people
 # and for other CI systems: "make run" wraps it (make itself turns any

@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # Install the Debian packages the pipeline needs, or print the exact command
 # when we are not root.  Safe to run again: it only acts on what is missing.
 # Package names given as arguments are added: those only one target needs

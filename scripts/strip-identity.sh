@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # Remove every identity from patch and cover letter files, in place: the
 # From: header (and an in-body From: line), Signed-off-by: and
 # Co-developed-by: lines of the message, and the name in the cover

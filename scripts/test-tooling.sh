@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # "make test-tooling": the tooling's own tests, on nothing but git and a
 # scratch repository (no kernel tree, no network, nothing sent):
 #  - the identity validator (lib.sh: identity_problem) on good and bad

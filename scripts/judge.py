@@ -60,7 +60,8 @@ TAINT_NAMES = ['proprietary module', 'forced module load', 'SMP unsafe',
 # a stack trace with no bug behind it, printed when a sysctl directory
 # could not be allocated (make fuzz's fail-nth walk of unshare with a
 # network namespace makes that happen; 6.12 no longer dumps).  Excused
-# only whole and exact: the ENOMEM message, the CPU line, "Call Trace:",
+# only whole and exact: the ENOMEM message, the "CPU: N PID: N" line
+# right after it, "Call Trace:",
 # dump_stack_lvl then __register_sysctl_table as the first frames, up to
 # "</TASK>", with no other report inside.
 SYSCTL_ENOMEM = re.compile(r'sysctl could not get directory: \S* -12$')
@@ -68,14 +69,14 @@ TS = r'^(?:\[ *\d+\.\d+\] )?'
 
 
 def sysctl_dumps(lines):
-    """Indices of the lines of 6.1's sysctl ENOMEM dump_stack()s."""
-    skip = set()
+    """The (first, last) line indices of 6.1's sysctl ENOMEM dump_stack()s."""
+    dumps = []
     for i, l in enumerate(lines):
         if not SYSCTL_ENOMEM.search(l):
             continue
         block = lines[i + 1:i + 8]
         frames = [re.sub(TS, '', b).strip() for b in block[2:]]
-        if (len(block) < 6 or not re.search(r'CPU: \d+ PID: \d+ ', block[0]) or
+        if (len(block) < 6 or not re.match(r'CPU: \d+ PID: \d+ ', re.sub(TS, '', block[0])) or
                 re.sub(TS, '', block[1]) != 'Call Trace:' or frames[0] != '<TASK>' or
                 not frames[1].startswith('dump_stack_lvl+') or
                 not frames[2].startswith('__register_sysctl_table+')):
@@ -87,8 +88,8 @@ def sysctl_dumps(lines):
         inner = lines[i + 3:end]
         if any(SPLAT.search(b) for b in inner):
             continue
-        skip.update(range(i, end + 1))
-    return skip
+        dumps.append((i, end))
+    return dumps
 
 
 RESULT_LINE = re.compile(r'^(ok|not ok) (\d+) ([^#]*?)\s*(?:# (.*))?$')
@@ -320,15 +321,19 @@ def judge_kernel(v, raw, console, debug):
         v.add('kernel', 'console', 'missing', 'a console log')
     else:
         lines = console.splitlines()
-        excused = sysctl_dumps(lines)
+        dumps = sysctl_dumps(lines)
+        excused = {i for first, last in dumps for i in range(first, last + 1)}
         splats = [l for i, l in enumerate(lines) if SPLAT.search(l) and i not in excused]
-        n = sum(SYSCTL_ENOMEM.search(lines[i]) is not None for i in excused)
-        if n:
-            print(f'NOTE  kernel:console: {n} sysctl ENOMEM dump_stack() (6.1, no bug) not counted')
+        notes = []
+        if splats:
+            notes.append(f'{len(splats)} line(s) of kernel reports')
+        if dumps:
+            notes.append(f'{len(dumps)} sysctl ENOMEM dump_stack() (6.1, no bug) not counted')
+            print(f'NOTE  kernel:console: {notes[-1]}')
         for l in splats[:10]:
             print(f'KERNEL {l}')
         v.add('kernel', 'console', 'report' if splats else 'clean', 'clean',
-              detail=f'{len(splats)} line(s) of kernel reports' if splats else '')
+              detail='; '.join(notes))
     m = re.findall(r'^# cgns: tainted (\d+)$', raw, re.M)
     if not m:
         v.add('kernel', 'taint', 'not reported', '0',

@@ -179,7 +179,7 @@ gates: extract
 
 # Bounded fuzzing and stress under the DEBUG=1 kernels of stock and
 # patched (not in make check; README: make fuzz).  SEED and FUZZ_OPS fix
-# trinity's run, FUZZ_SECONDS the stress time.
+# trinity's run, FUZZ_SECONDS each of the two stress phases.
 SEED         ?= 1
 FUZZ_OPS     ?= 20000
 FUZZ_SECONDS ?= 60

@@ -7,8 +7,9 @@
 #   cgns_failnth  every allocation failure point of unshare, clone, clone3,
 #                 setns, cgroup2/v1 mounts and /proc reads in a namespace,
 #                 one at a time (fail-nth), leaking nothing;
-#   fuzz_stress   stress-ng's unshare and clone stressors for SECONDS,
-#                 with the series' race test cgns_stress beside them;
+#   fuzz_stress   stress-ng's unshare and clone stressors for SECONDS
+#                 (each must do work), then the series' race test
+#                 cgns_stress for SECONDS with them beside it;
 #   fuzz_trinity  trinity as nobody, OPS calls from SEED.
 # A failure keeps the console log and prints the command that replays it.
 #

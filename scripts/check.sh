@@ -30,16 +30,28 @@ add_line() {	# add up a "NAME: N passed, N failed, N skipped" line
 	P=$((P + $1)) F=$((F + $2)) S=$((S + ${3:-0}))
 }
 
+# The disk the steps need: what is not under BUILD yet (lib.sh: need_space).
+mib=0 counted=
+add_mib() {	# add_mib DIR MIB: DIR, under BUILD, once, if it is not there
+	case " $counted " in *" $1 "*) return 0 ;; esac
+	counted="$counted $1"
+	[ -e "$BUILD/$1" ] || mib=$((mib + $2))
+}
+
 # The steps, "KVER:STEP" (or "-:STEP" for one that does not depend on a tree).
 steps= results=
 for t in "$@"; do
 	k=${t%/*}
 	check_kver "$k"
+	add_mib "$k/stock" "$DISK_TREE_MIB"
+	add_mib "$k/patched" "$DISK_VARIANT_MIB"
 	case "$t" in
 	"$k" | */kernels)
+		add_mib "$k/base" "$DISK_VARIANT_MIB"
 		steps="$steps $k:stock $k:base $k:patched"
 		results="$results $k:stock $k:base $k:patched"
 		if [ "$t" = "$k" ]; then
+			add_mib "$k/patched-debug" "$DISK_DEBUG_MIB"
 			steps="$steps $k:patched-debug"
 			results="$results $k:patched-debug"
 		fi
@@ -51,6 +63,7 @@ for t in "$@"; do
 	steps="$steps $k:checkpatch $k:kdoc $k:roundtrip $k:mail"
 done
 steps="$steps -:test-judge -:test-tooling"
+[ "$mib" -eq 0 ] || need_space "$BUILD" "$mib" "make check ($*)"
 for s in $steps; do
 	tree=${s%%:*} step=${s#*:}
 	case "$step" in
@@ -66,7 +79,9 @@ for s in $steps; do
 		env -u KVER $MAKE -s -C "$TOP" $target $kv 2>&1
 		echo $? >"$LOG.rc"
 	} | tee "$LOG"
-	rc=$(cat "$LOG.rc")
+	# No status file means the step could not even write it (a full
+	# /tmp): a failure, and the summary still comes.
+	{ rc=$(cat "$LOG.rc" 2>/dev/null) && [ -n "$rc" ]; } || rc=1
 	last=$(grep -E '^[A-Za-z0-9_.-]+: [0-9]+ passed, [0-9]+ failed' "$LOG" | tail -1 || true)
 	if [ -n "$last" ] && add_line "$last"; then
 		RESULT="$RESULT

@@ -17,6 +17,24 @@ die() {
 # The top of this repository (every script lives in scripts/).
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 
+# Stop before a step that writes about $2 MiB under directory $1 (which
+# need not exist yet) when its file system has less free, naming step $3:
+# a full disk otherwise surfaces as some git or compiler error deep inside
+# the step, or as a run that ends without its summary (CI once did, in
+# prepare-variant).  What the steps write, in MiB, measured on 6.12 (the
+# larger tree) with about 15% more: an extracted tree (its git repository
+# and checkout), a variant's worktree with its kernel built, the same
+# for the DEBUG=1 kernel.  The environment may set them (test-tooling
+# does, to see make check stop).
+: "${DISK_TREE_MIB:=2600}" "${DISK_VARIANT_MIB:=1900}" "${DISK_DEBUG_MIB:=2600}"
+need_space() {
+	_d=$1
+	until [ -d "$_d" ]; do _d=$(dirname "$_d"); done
+	_free=$(df -Pm "$_d" | awk 'NR == 2 { print $4 }')
+	[ "$_free" -ge "$2" ] ||
+		die "$3 needs about $2 MiB free under $1, its file system has $_free MiB: free some space (make clean, old clones) or build elsewhere (O=dir)"
+}
+
 # Reject a KVER we have no Debian source package for.
 check_kver() {
 	case "$1" in

@@ -10,6 +10,7 @@
 #    also after "git commit --amend" and "git rebase";
 #  - the mail form: From: and Signed-off-by: of the sender, no pipeline
 #    identity, and "git am" of it gives the same tree.
+#  - need_space: a step that would fill the disk stops first, named.
 # Every assertion prints "ok" or "FAIL"; the last line is
 # "test-tooling: N passed, N failed".
 #
@@ -260,6 +261,21 @@ check "checkpatch form: a message without trailers gets a blank line, then the s
 mailed_form "$TMP/p0/0002-b-x-becomes-y.patch" "Jane Doe" "jane.doe@kernel.org" >"$TMP/mailed"
 check "checkpatch form: a message of a subject alone gets the sign-off after the headers" \
 	sh -c 'grep -B2 -x -- --- "$1" | head -2 | tr "\n" "|" | grep -qx "|Signed-off-by: Jane Doe <jane.doe@kernel.org>|"' - "$TMP/mailed"
+
+# ---- need_space: a step that would fill the disk stops first, named ----
+free=$(df -Pm "$TMP" | awk 'NR == 2 { print $4 }')
+check "need_space: enough room under a directory not made yet" \
+	bash -c '. "$1/lib.sh"; need_space "$2/not/yet" 1 demo' - "$S" "$TMP"
+check "need_space: too little room is one error naming the step and both sizes" \
+	bash -c '! out=$(. "$1/lib.sh"; need_space "$2/not/yet" "$3" demo 2>&1) &&
+		[ "$(echo "$out" | wc -l)" -eq 1 ] &&
+		echo "$out" | grep -q "^ERROR \[.*\]: demo needs about $3 MiB free under $2/not/yet, its file system has [0-9]* MiB"' \
+	- "$S" "$TMP" $((free + 1000000))
+check "make check stops before its first step when the trees it would write do not fit" \
+	bash -c '! DISK_TREE_MIB=$3 "$1/check.sh" "$2/build" 6.1/series >"$2/out" 2>&1 &&
+		[ "$(wc -l <"$2/out")" -eq 1 ] && [ ! -e "$2/build" ] &&
+		grep -q "^ERROR \[check\]: make check (6.1/series) needs about [0-9]* MiB free under $2/build" "$2/out"' \
+	- "$S" "$TMP" $((free + 1000000))
 
 git -C "$R" worktree remove --force "$TMP/am"
 git -C "$R" worktree remove --force "$W"

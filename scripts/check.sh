@@ -31,11 +31,9 @@ add_line() {	# add up a "NAME: N passed, N failed, N skipped" line
 }
 
 # The disk the steps need: what is not under BUILD yet (lib.sh: need_space).
-mib=0 counted=
-add_mib() {	# add_mib DIR MIB: DIR, under BUILD, once, if it is not there
-	case " $counted " in *" $1 "*) return 0 ;; esac
-	counted="$counted $1"
-	[ -e "$BUILD/$1" ] || mib=$((mib + $2))
+mib=0
+add_mib() {	# add_mib KVER/NAME: that tree's share, if it is not there yet
+	[ -e "$BUILD/$1" ] || mib=$((mib + $(disk_mib "${1#*/}")))
 }
 
 # The steps, "KVER:STEP" (or "-:STEP" for one that does not depend on a tree).
@@ -43,15 +41,15 @@ steps= results=
 for t in "$@"; do
 	k=${t%/*}
 	check_kver "$k"
-	add_mib "$k/stock" "$DISK_TREE_MIB"
-	add_mib "$k/patched" "$DISK_VARIANT_MIB"
+	add_mib "$k/stock"
+	add_mib "$k/patched"
 	case "$t" in
 	"$k" | */kernels)
-		add_mib "$k/base" "$DISK_VARIANT_MIB"
+		add_mib "$k/base"
 		steps="$steps $k:stock $k:base $k:patched"
 		results="$results $k:stock $k:base $k:patched"
 		if [ "$t" = "$k" ]; then
-			add_mib "$k/patched-debug" "$DISK_DEBUG_MIB"
+			add_mib "$k/patched-debug"
 			steps="$steps $k:patched-debug"
 			results="$results $k:patched-debug"
 		fi

@@ -26,7 +26,7 @@ DEBVER=$(dpkg-query -W -f='${Version}' "linux-source-$KVER" 2>/dev/null) ||
 # run never leaves a half tree that looks complete.
 TMP=$TREE.tmp
 rm -rf "$TMP" "$TREE"
-need_space "$TREE" "$DISK_TREE_MIB" "extracting linux-source-$KVER"
+need_space "$TREE" "$(disk_mib stock)" "extracting linux-source-$KVER"
 mkdir -p "$TMP"
 say "extracting $TARBALL (Debian $DEBVER)"
 tar -C "$TMP" -xJf "$TARBALL" --strip-components=1

@@ -31,9 +31,24 @@ TOP=$(cd "$(dirname "$0")/.." && pwd)
 need_space() {
 	_d=$1
 	until [ -d "$_d" ]; do _d=$(dirname "$_d"); done
-	_free=$(df -Pm "$_d" | awk 'NR == 2 { print $4 }')
+	_free=$(free_mib "$_d")
 	[ "$_free" -ge "$2" ] ||
 		die "$3 needs about $2 MiB free under $1, its file system has $_free MiB: free some space (make clean, old clones) or build elsewhere (O=dir)"
+}
+
+# The MiB free on the file system of directory $1.
+free_mib() {
+	df -Pm "$1" | awk 'NR == 2 { print $4 }'
+}
+
+# The MiB the tree directory $1 of build/KVER/ takes, made and built:
+# stock is the extracted tree, NAME-debug a DEBUG=1 variant.
+disk_mib() {
+	case "$1" in
+	stock) echo "$DISK_TREE_MIB" ;;
+	*-debug) echo "$DISK_DEBUG_MIB" ;;
+	*) echo "$DISK_VARIANT_MIB" ;;
+	esac
 }
 
 # Reject a KVER we have no Debian source package for.

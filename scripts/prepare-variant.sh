@@ -63,10 +63,7 @@ fi
 if [ "$TREE" != "$STOCK" ] && [ ! -e "$TREE/.git" ]; then
 	say "creating worktree $TREE"
 	rm -rf "$TREE"
-	case "$TREE" in
-	*-debug) need_space "$TREE" "$DISK_DEBUG_MIB" "the $VARIANT worktree (DEBUG=1)" ;;
-	*) need_space "$TREE" "$DISK_VARIANT_MIB" "the $VARIANT worktree" ;;
-	esac
+	need_space "$TREE" "$(disk_mib "${TREE##*/}")" "the ${TREE##*/} worktree"
 	git -C "$STOCK" worktree prune
 	git -C "$STOCK" worktree add -q --detach "$TREE" stock
 fi

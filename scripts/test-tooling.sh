@@ -263,7 +263,7 @@ check "checkpatch form: a message of a subject alone gets the sign-off after the
 	sh -c 'grep -B2 -x -- --- "$1" | head -2 | tr "\n" "|" | grep -qx "|Signed-off-by: Jane Doe <jane.doe@kernel.org>|"' - "$TMP/mailed"
 
 # ---- need_space: a step that would fill the disk stops first, named ----
-free=$(df -Pm "$TMP" | awk 'NR == 2 { print $4 }')
+free=$(free_mib "$TMP")
 check "need_space: enough room under a directory not made yet" \
 	bash -c '. "$1/lib.sh"; need_space "$2/not/yet" 1 demo' - "$S" "$TMP"
 check "need_space: too little room is one error naming the step and both sizes" \

@@ -11,6 +11,8 @@
 #  - the mail form: From: and Signed-off-by: of the sender, no pipeline
 #    identity, and "git am" of it gives the same tree.
 #  - need_space: a step that would fill the disk stops first, named.
+#  - checkpatch.sh checks the form of commit citations (with the
+#    checkpatch.pl of an extracted tree, when there is one).
 # Every assertion prints "ok" or "FAIL"; the last line is
 # "test-tooling: N passed, N failed".
 #
@@ -261,6 +263,59 @@ check "checkpatch form: a message without trailers gets a blank line, then the s
 mailed_form "$TMP/p0/0002-b-x-becomes-y.patch" "Jane Doe" "jane.doe@kernel.org" >"$TMP/mailed"
 check "checkpatch form: a message of a subject alone gets the sign-off after the headers" \
 	sh -c 'grep -B2 -x -- --- "$1" | head -2 | tr "\n" "|" | grep -qx "|Signed-off-by: Jane Doe <jane.doe@kernel.org>|"' - "$TMP/mailed"
+
+# ---- checkpatch.sh: the form of commit citations is checked ----
+# With the checkpatch.pl of an extracted tree (skipped without one), run
+# in a git repository that does not hold the cited commit, as the
+# extracted trees are: checkpatch must not look the id up (a failed
+# lookup turns its GIT_COMMIT_ID check off), so that a citation without
+# its ("subject") fails here as it does for a maintainer.
+cpt=
+for k in 6.1 6.12; do
+	d=${CGNS_BUILD:-$TOP/build}/$k/stock
+	[ -f "$d/scripts/checkpatch.pl" ] && { cpt=$d; break; }
+done
+if [ -z "$cpt" ]; then
+	echo "skip checkpatch.sh citation tests: no extracted tree (make extract)"
+else
+	T=$TMP/cptree
+	mkdir -p "$T/scripts" "$T/include" "$TMP/cp"
+	for x in checkpatch.pl spelling.txt const_structs.checkpatch; do
+		cp "$cpt/scripts/$x" "$T/scripts/"
+	done
+	git init -q "$T"
+	cat >"$TMP/cp/good.patch" <<'PATCH'
+From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001
+Date: Thu, 3 Dec 2026 14:00:00 +0000
+Subject: [PATCH] foo: return 1 from foo()
+
+Commit 0123456789ab ("foo: add foo()") made foo() return 0, which its
+callers take for an error.
+---
+ kernel/foo.c | 2 +-
+ 1 file changed, 1 insertion(+), 1 deletion(-)
+
+diff --git a/kernel/foo.c b/kernel/foo.c
+index 1111111..2222222 100644
+--- a/kernel/foo.c
++++ b/kernel/foo.c
+@@ -1,4 +1,4 @@
+ int foo(void)
+ {
+-	return 0;
++	return 1;
+ }
+PATCH
+	sed 's/^Commit 0123456789ab ("foo: add foo()") made/Commit 0123456789ab made/' \
+		"$TMP/cp/good.patch" >"$TMP/cp/bad.patch"
+	check "checkpatch.sh: a cited commit of unknown id, in the right form, passes" \
+		"$S/checkpatch.sh" 6.1 "$T" "$TMP/cp/good.patch"
+	check "checkpatch.sh: a citation without its (\"subject\") fails, named by the file's line (${cpt#"$TOP"/})" \
+		sh -c '! "$1/checkpatch.sh" 6.1 "$2" "$3" >"$4" 2>&1 &&
+			grep -q "^FAIL bad.patch: ERROR:GIT_COMMIT_ID" "$4" &&
+			grep -q "/bad.patch:5: ERROR:GIT_COMMIT_ID:" "$4"' - "$S" "$T" "$TMP/cp/bad.patch" "$TMP/cp.out"
+
+fi
 
 # ---- need_space: a step that would fill the disk stops first, named ----
 free=$(free_mib "$TMP")

@@ -15,7 +15,12 @@
 # patch ends its message with the sender's Signed-off-by: and the shortlog
 # heading is the sender's name.
 #
-# usage: [SENDER_NAME=.. SENDER_EMAIL=..] COVER=file format-series.sh TREE OUTDIR [format-patch options]
+# With CHANGE_ID set (mail.sh: lib.sh series_change_id), the cover letter
+# carries it as b4 does: a "change-id:" line right after the "base-commit:"
+# line that format-patch writes.  The files under patches/ carry none
+# (make refresh and make roundtrip do not set it).
+#
+# usage: [SENDER_NAME=.. SENDER_EMAIL=..] [CHANGE_ID=..] COVER=file format-series.sh TREE OUTDIR [format-patch options]
 set -eu
 STEP=${STEP:-format}
 . "$(dirname "$0")/lib.sh"
@@ -123,6 +128,17 @@ if [ -n "${SENDER_NAME:-}" ]; then
 	!hdr && /^From: / { print from; skip = 1; next }
 	!hdr && skip && /^[ \t]/ { next }
 	{ skip = 0; print }' "$gen" >"$gen.new"
+	mv "$gen.new" "$gen"
+fi
+
+# b4's change-id, after the last "base-commit:" line (the one git wrote;
+# the cover letter's text could start a line with those words too).
+if [ -n "${CHANGE_ID:-}" ]; then
+	printf '%s\n' "$CHANGE_ID" | grep -qE '^[0-9]{8}-[a-z0-9-]+-[0-9a-f]{12}$' ||
+		die "CHANGE_ID '$CHANGE_ID' is not in b4's form YYYYMMDD-<slug>-<12 hex digits>"
+	last=$(grep -n '^base-commit: ' "$gen" | tail -1 | cut -d: -f1)
+	[ -n "$last" ] || die "${gen##*/} has no base-commit line to put the change-id after"
+	awk -v n="$last" -v id="$CHANGE_ID" '{ print } NR == n { print "change-id: " id }' "$gen" >"$gen.new"
 	mv "$gen.new" "$gen"
 fi
 

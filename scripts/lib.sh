@@ -92,6 +92,20 @@ series_file() {
 	esac
 }
 
+# The b4 change-id of tree $1's series: the "change-id:" line that b4 puts
+# after "base-commit:" at the end of a cover letter, by which b4 and lore
+# tie the revisions (v2, v3, ...) of one series together.  Made once, in
+# b4's form (YYYYMMDD-<slug>-<12 hex digits>, b4 prep -n cgroupns-KVER),
+# and never changed: a new value starts a new series.  The 6.1 and 6.12
+# series are two series.  mail.sh puts it in the mailed cover letter.
+series_change_id() {
+	case "$1" in
+	6.1) echo "20261206-cgroupns-6-1-391754324b21" ;;
+	6.12) echo "20261206-cgroupns-6-12-1129ff6d560d" ;;
+	*) die "no b4 change-id for $1 (lib.sh: series_change_id)" ;;
+	esac
+}
+
 # The patch files of tree $1's series, in order, one path per line; dies
 # when the series file is missing or names a file that does not exist.
 series_patches() {

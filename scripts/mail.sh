@@ -1,9 +1,36 @@
 #!/bin/bash
 # Make the mail for reviewers: cover letter and patches as one mbox with
-# "[PATCH vN i/n]" subjects, To/Cc from the tree's get_maintainer.pl and
-# base-commit, then prove it applies: "git am" of the mbox onto a fresh
-# worktree at base must give exactly the tree of the patched variant.
-# Dry run unless SEND=1 (then git send-email is run on the files).
+# "[PATCH vN i/n]" subjects, To/Cc headers (below), base-commit and b4's
+# change-id (lib.sh: series_change_id), then prove it applies: "git am" of
+# the mbox onto a fresh worktree at base must give exactly the tree of the
+# patched variant.  Dry run unless SEND=1 (then git send-email is run on
+# the files, which takes the recipients from their To/Cc headers).
+#
+# Recipients, as a cgroup maintainer expects them (and as
+# "b4 prep --auto-to-cc" finds them, per patch):
+#  - To: of every mail: the M: people of the MAINTAINERS entry
+#    "CONTROL GROUP (CGROUP)" (CGROUP_ENTRY), Cc: its L: lists;
+#  - each patch also Cc:s what scripts/get_maintainer.pl --no-rolestats
+#    --no-git --no-git-fallback gives for that patch (maintainers,
+#    reviewers and lists of the files it touches, K: matches of its text),
+#    and the Cc: trailers of its message;
+#  - the cover letter Cc:s all of them (the union).
+# Once, get_maintainer.pl ran with "-f FILE" over every file the series
+# changes, all its maintainers in To: of every mail (38 people on 6.1).
+# Two causes: the scheduler, perf and BPF people came by F: patterns of
+# files that one patch each touches (include/uapi/linux/sched.h: patch 2,
+# CLONE_NEWCGROUP; kernel/events/core.c and kernel/bpf/cgroup_iter.c:
+# patch 6; on 6.12 kernel/bpf/helpers.c: patch 13) and went to every mail
+# (their list split at commas, which cut "Liang, Kan" in two); and with
+# -f, get_maintainer.pl matches every K: regex against the whole file,
+# not against a diff's +/- lines: tools/testing/selftests/Makefile lists
+# every selftest ("TARGETS += pstore", "landlock", "pidfd"...), which
+# matched the K: of PSTORE FILESYSTEM ("\b(pstore|ramoops)", 6.1's
+# MAINTAINERS only), LANDLOCK and PIDFD API.  Run on a patch, K: matches
+# only the message, the notes and the diff's +/- lines, so pstore and
+# landlock are gone; the scheduler, perf and BPF people get the one patch
+# that touches their files; PIDFD API (Christian Brauner) stays on the
+# patches whose text is about clone3/pidfd (6, 7 and 14).
 #
 # The sender is whoever runs this: their git identity as seen from the
 # top of this repository (git var GIT_AUTHOR_IDENT, i.e. user.name and
@@ -46,35 +73,102 @@ if [ -z "$ident" ]; then
 fi
 [ -z "$why" ] || say "NOTE: the mails are from and signed off by '$IDENT_NAME <$IDENT_EMAIL>', which make mail SEND=1 refuses: $why; set yours: $howto"
 
-# Maintainers and reviewers go to To:, lists to Cc:.
-gm() {
-	(cd "$TREE" && ./scripts/get_maintainer.pl --no-git --no-git-fallback \
-		--no-rolestats --no-multiline --separator=, "$@" \
-		$(git -C "$TREE" diff --name-only base..HEAD | sed 's/^/-f /'))
-}
-to=$(gm --no-l) || die "get_maintainer.pl failed"
-cc=$(gm --no-m --no-r) || die "get_maintainer.pl failed"
-set --
-old_ifs=$IFS
-IFS=,
-for a in $to; do set -- "$@" "--to=$a"; done
-for a in $cc; do set -- "$@" "--cc=$a"; done
-IFS=$old_ifs
+TREE=$(cd "$TREE" && pwd) || die "no tree $TREE"
+CGROUP_ENTRY="CONTROL GROUP (CGROUP)"
 
+# The lines "FIELD: value" ($1: M or L) of the entry CGROUP_ENTRY in the
+# tree's MAINTAINERS, as addresses: a name with more than letters, digits,
+# blanks and dashes quoted (as get_maintainer.pl does), a list's remark
+# "(moderated for non-subscribers)" dropped.
+entry_field() {
+	git -C "$TREE" show HEAD:MAINTAINERS | awk -v e="$CGROUP_ENTRY" -v f="$1" '
+	$0 == e { p = 1; next }
+	p && /^$/ { exit }
+	p && index($0, f ":") == 1 {
+		v = substr($0, 3); sub(/^[ \t]+/, "", v); sub(/[ \t]+\(.*\)$/, "", v)
+		if (match(v, / *<[^<>]*>$/)) {
+			n = substr(v, 1, RSTART - 1)
+			if (n ~ /[^A-Za-z0-9 -]/ && n !~ /^".*"$/) v = "\"" n "\"" substr(v, RSTART)
+		}
+		print v
+	}'
+}
+# The addresses on stdin, one a line, each once (compared by the address
+# in <>, case-insensitively), without those of file $1.
+addr_key='function key(a) { if (match(a, /<[^<>]*>/)) a = substr(a, RSTART + 1, RLENGTH - 2); return tolower(a) }'
+uniq_addrs() {
+	awk "$addr_key"'
+	FILENAME == ARGV[1] { seen[key($0)] = 1; next }
+	$0 != "" && !seen[key($0)]++' "$1" -
+}
+# The bare addresses of file $1, comma-separated: the dry run's summary.
+bare_addrs() {
+	awk "$addr_key"'{ printf "%s%s", (NR > 1 ? ", " : ""), key($0) }' "$1"
+}
+# Put "To:" (file $2) and "Cc:" (file $3) headers, folded as git
+# format-patch does, after the Subject: of mail file $1.
+put_recipients() {
+	awk -v tofile="$2" -v ccfile="$3" '
+	function hdr(name, file,   l, n, s) {
+		while ((getline l < file) > 0) s = s (n++ ? ",\n    " : name ": ") l
+		if (n) print s
+	}
+	!done && subj && !/^[ \t]/ { hdr("To", tofile); hdr("Cc", ccfile); done = 1 }
+	!done && /^Subject: / { subj = 1 }
+	{ print }' "$1" >"$1.new" && mv "$1.new" "$1"
+}
+
+TO=$OUT/recipients/to
 rm -rf "$OUT"
+mkdir -p "$OUT/recipients"
+entry_field M >"$TO"
+entry_field L >"$OUT/recipients/lists"
+if [ ! -s "$TO" ] || [ ! -s "$OUT/recipients/lists" ]; then
+	die "no M: or L: lines in the entry \"$CGROUP_ENTRY\" of $TREE/MAINTAINERS"
+fi
+
 # A first posting carries no version in its subjects: "[PATCH i/n]".
 vopt=
 [ "$V" -le 1 ] || vopt="-v $V"
+change_id=$(series_change_id "$KVER")
 # shellcheck disable=SC2086
-STEP=mail SENDER_NAME=$IDENT_NAME SENDER_EMAIL=$IDENT_EMAIL \
+STEP=mail SENDER_NAME=$IDENT_NAME SENDER_EMAIL=$IDENT_EMAIL CHANGE_ID=$change_id \
 	COVER=$(series_dir "$KVER")/0000-cover-letter.patch \
-	"$(dirname "$0")/format-series.sh" "$TREE" "$OUT/patches" $vopt --thread=shallow "$@"
+	"$(dirname "$0")/format-series.sh" "$TREE" "$OUT/patches" $vopt --thread=shallow
+
+# Each patch's Cc: what get_maintainer.pl gives for it (run in the patched
+# tree, so with its MAINTAINERS), the Cc: trailers of its message, the
+# entry's lists; never the To: people again.  The cover letter: all of them.
+printf '%s\n' "$IDENT_EMAIL" >"$OUT/recipients/sender"
+: >"$OUT/recipients/all"
+for f in "$OUT/patches"/*.patch; do
+	case "$f" in *0000-cover-letter.patch) cover=$f; continue ;; esac
+	if ! (cd "$TREE" && ./scripts/get_maintainer.pl --no-rolestats --no-git \
+		--no-git-fallback "$f") >"$OUT/recipients/gm" 2>"$OUT/recipients/gm.err" ||
+		grep -q "appear to be a patch" "$OUT/recipients/gm.err" || [ ! -s "$OUT/recipients/gm" ]; then
+		cat "$OUT/recipients/gm.err" >&2
+		die "get_maintainer.pl found nobody for ${f##*/}"
+	fi
+	cat "$OUT/recipients/gm.err" >&2
+	{
+		cat "$OUT/recipients/lists" "$OUT/recipients/gm"
+		awk 'h && $0 == "---" { exit } h && /^Cc: / { print substr($0, 5) } /^$/ { h = 1 }' "$f"
+	} | uniq_addrs "$TO" | uniq_addrs "$OUT/recipients/sender" >"$f.cc"
+	cat "$f.cc" >>"$OUT/recipients/all"
+done
+uniq_addrs /dev/null <"$OUT/recipients/all" >"$cover.cc"
+say "To: of every mail, the $CGROUP_ENTRY maintainers: $(bare_addrs "$TO")"
+for f in "$OUT/patches"/*.patch; do
+	put_recipients "$f" "$TO" "$f.cc"
+	n=${f##*/}
+	n=${n#v"$V"-}
+	say "  ${n%%-*}  Cc ($(wc -l <"$f.cc")): $(bare_addrs "$f.cc")"
+	rm "$f.cc"
+done
+
 MBOX=$OUT/series-v$V.mbox
 cat "$OUT/patches"/*.patch >"$MBOX"
-say "wrote $MBOX ($(grep -c '^Subject: ' "$MBOX") mails)"
-say "From: $IDENT_NAME <$IDENT_EMAIL>"
-say "To: $to"
-say "Cc: $cc"
+say "wrote $MBOX ($(grep -c '^Subject: ' "$MBOX") mails), from $IDENT_NAME <$IDENT_EMAIL>"
 
 # Every patch is signed off by the sender, none names the pipeline.
 for f in "$OUT/patches"/*.patch; do
@@ -104,8 +198,11 @@ say "git am of the mbox onto base: same tree as the patched variant"
 if [ "${SEND:-0}" = 1 ]; then
 	command -v git-send-email >/dev/null || git send-email --help >/dev/null 2>&1 ||
 		die "git send-email missing (apt-get install git-email)"
+	# The recipients are in the files' To:/Cc: headers.  --to-cmd (of no
+	# one) keeps send-email from asking "To whom should the emails be
+	# sent?", which it does whenever no --to is given.
 	git -C "$TOP" send-email --confirm=always --from="$IDENT_NAME <$IDENT_EMAIL>" \
-		"$OUT/patches"/*.patch
+		--to-cmd=true "$OUT/patches"/*.patch
 else
 	echo "dry run; to send:  make mail SEND=1   (as $IDENT_NAME <$IDENT_EMAIL>${why:+; refused now: $why})"
 fi

@@ -11,8 +11,9 @@
 #  - the mail form: From: and Signed-off-by: of the sender, no pipeline
 #    identity, and "git am" of it gives the same tree.
 #  - need_space: a step that would fill the disk stops first, named.
-#  - checkpatch.sh checks the form of commit citations (with the
-#    checkpatch.pl of an extracted tree, when there is one).
+#  - with the scripts of an extracted tree, when there is one:
+#    checkpatch.sh checks the form of commit citations; mail.sh's
+#    recipients (get_maintainer.pl per patch) and b4 change-id.
 # Every assertion prints "ok" or "FAIL"; the last line is
 # "test-tooling: N passed, N failed".
 #
@@ -276,7 +277,7 @@ for k in 6.1 6.12; do
 	[ -f "$d/scripts/checkpatch.pl" ] && { cpt=$d; break; }
 done
 if [ -z "$cpt" ]; then
-	echo "skip checkpatch.sh citation tests: no extracted tree (make extract)"
+	echo "skip checkpatch.sh citation and mail.sh recipient tests: no extracted tree (make extract)"
 else
 	T=$TMP/cptree
 	mkdir -p "$T/scripts" "$T/include" "$TMP/cp"
@@ -315,6 +316,85 @@ PATCH
 			grep -q "^FAIL bad.patch: ERROR:GIT_COMMIT_ID" "$4" &&
 			grep -q "/bad.patch:5: ERROR:GIT_COMMIT_ID:" "$4"' - "$S" "$T" "$TMP/cp/bad.patch" "$TMP/cp.out"
 
+	# mail.sh's recipients, with that tree's get_maintainer.pl on a
+	# scratch tree: To: the cgroup entry's M:, per patch Cc:, the union
+	# on the cover letter; a K: that matches only a diff's context (the
+	# selftests Makefile lists every target) Cc:s nobody.
+	G=$TMP/gmtree
+	mkdir -p "$G/scripts" "$G/kernel/cgroup" "$G/tools/testing/selftests"
+	for x in Documentation arch drivers fs init ipc lib include; do mkdir -p "$G/$x"; touch "$G/$x/.keep"; done
+	touch "$G/COPYING" "$G/CREDITS" "$G/Kbuild" "$G/Makefile" "$G/README"
+	cp "$cpt/scripts/get_maintainer.pl" "$G/scripts/"
+	cat >"$G/MAINTAINERS" <<'MAINT'
+CONTROL GROUP (CGROUP)
+M:	Tejun Heo <tj@kernel.org>
+M:	Michal Koutný <mkoutny@suse.com>
+L:	cgroups@vger.kernel.org
+S:	Maintained
+F:	kernel/cgroup/
+
+KERNEL SELFTEST FRAMEWORK
+M:	Shuah Khan <shuah@kernel.org>
+L:	linux-kselftest@vger.kernel.org
+S:	Maintained
+F:	tools/testing/selftests/
+
+PSTORE FILESYSTEM
+M:	Kees Cook <kees@kernel.org>
+S:	Maintained
+F:	fs/pstore/
+K:	\b(pstore|ramoops)
+
+THE REST
+M:	Linus Torvalds <torvalds@linux-foundation.org>
+L:	linux-kernel@vger.kernel.org
+S:	Buried alive in reporters
+F:	*
+F:	*/
+MAINT
+	printf 'TARGETS += cgroup\nTARGETS += pstore\n' >"$G/tools/testing/selftests/Makefile"
+	printf 'int a;\n' >"$G/kernel/cgroup/a.c"
+	(
+		cd "$G"
+		git init -q . && git config user.name "Alice Dev" && git config user.email alice@kernel.org
+		git add -A && git commit -q -m base && git tag base
+		printf 'int a = 1;\n' >kernel/cgroup/a.c
+		git commit -q -a -m "cgroup: a is 1" -m "Because."
+		printf 'TARGETS += cgroup\nTARGETS += cgroupns\nTARGETS += pstore\n' >tools/testing/selftests/Makefile
+		git commit -q -a -m "selftests: add cgroupns" -m "Tests."
+	) >"$TMP/gm.log" 2>&1 || { cat "$TMP/gm.log"; die "could not set up the get_maintainer scratch tree"; }
+	GIT_AUTHOR_NAME="Jane Doe" GIT_AUTHOR_EMAIL="jane.doe@kernel.org" \
+		"$S/mail.sh" 6.1 "$G" "$TMP/mailout" 1 >"$TMP/mail.out" 2>&1 || cat "$TMP/mail.out"
+	M=$TMP/mailout/patches
+	hdr() {	# hdr FILE NAME: header NAME of mail FILE, unfolded
+		awk -v n="$2: " '/^$/ { exit } index($0, n) == 1 { h = 1; v = $0; next }
+			h && /^[ \t]/ { v = v " " $0; next } { h = 0 } END { print v }' "$1"
+	}
+	to_ok=1
+	for f in "$M"/*.patch; do
+		[ "$(hdr "$f" To)" = 'To: Tejun Heo <tj@kernel.org>,     "Michal Koutný" <mkoutny@suse.com>' ] || to_ok=0
+	done
+	if [ "$to_ok" = 1 ]; then pass "mail: To: of every mail is the cgroup entry's M: people"
+	else fail "mail: To: of every mail is the cgroup entry's M: people: $(hdr "$M/0001-cgroup-a-is-1.patch" To)"; fi
+	c1=$(hdr "$M/0001-cgroup-a-is-1.patch" Cc) c2=$(hdr "$M/0002-selftests-add-cgroupns.patch" Cc)
+	c0=$(hdr "$M/0000-cover-letter.patch" Cc)
+	if [ "$c1" = "Cc: cgroups@vger.kernel.org,     linux-kernel@vger.kernel.org" ]; then
+		pass "mail: a cgroup patch Cc:s the cgroup list and LKML"
+	else fail "mail: a cgroup patch: $c1"; fi
+	case "$c2" in
+	*kees@*) fail "mail: pstore Cc'd for a context line of the selftests Makefile: $c2" ;;
+	*shuah@kernel.org*linux-kselftest@*)
+		pass "mail: the selftests patch Cc:s the selftests people, not pstore (K: on +/- lines only)" ;;
+	*) fail "mail: the selftests patch: $c2" ;;
+	esac
+	if [ "$c0" = "Cc: cgroups@vger.kernel.org,     linux-kernel@vger.kernel.org,     Shuah Khan <shuah@kernel.org>,     linux-kselftest@vger.kernel.org" ]; then
+		pass "mail: the cover letter Cc:s the union"
+	else fail "mail: the cover letter: $c0"; fi
+	check "mail: the cover letter ends with base-commit and b4's change-id" \
+		sh -c 'tail -2 "$1" | tr "\n" "|" | grep -qx "base-commit: [0-9a-f]\{40\}|change-id: $2|"' \
+		- "$M/0000-cover-letter.patch" "$(series_change_id 6.1)"
+	check "mail: the dry run names each mail's Cc:" \
+		grep -q '^\[mail .*\]   0002  Cc (4): cgroups@vger.kernel.org, shuah@kernel.org, linux-kselftest@vger.kernel.org, linux-kernel@vger.kernel.org$' "$TMP/mail.out"
 fi
 
 # ---- need_space: a step that would fill the disk stops first, named ----

@@ -121,7 +121,7 @@ clean:
 	rm -rf $(BUILD)
 
 # ---- maintainer workflow (README: "For maintainers") ----
-V        ?= 2
+V        ?= 3
 
 checkpatch: extract
 	@$(S)/checkpatch.sh $(KVER) $(KDIR)/stock

@@ -7,7 +7,8 @@
  *
  *	bench: NAME VALUE UNIT		a measurement
  *	bench: NAME skip REASON		not measurable on this kernel
- *	bench: NAME error REASON	the operation failed
+ *	bench: NAME error REASON	the operation failed, or a read
+ *					returned what it must not
  *	bench: done			the last line of a complete run
  *
  * Every time is CLOCK_MONOTONIC around N iterations of the operation,
@@ -19,6 +20,14 @@
  *
  * A kernel without cgroup namespaces (unshare(CLONE_NEWCGROUP) fails
  * with EINVAL) skips the namespace figures and runs the others.
+ *
+ * The long-path figures (cgroup_long_*, mountinfo_long_*, cpuset_long_*)
+ * need no namespace: from the initial namespace they read a path of 4 KB
+ * to 1 MB in /proc/self/cgroup, in the root field of /proc/self/mountinfo
+ * and in /proc/self/cpuset.  Each read is checked against the path the
+ * chain was made with: the whole path, or, where it is longer than 4095
+ * bytes, its first 4095 bytes exactly (upstream's PATH_MAX buffer);
+ * anything else is an error.  NAME_bytes is the length of the path read.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -33,6 +42,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -57,7 +67,17 @@ static const int depths[] = { 1, 8, 32, 64, 128, 256 };	/* /proc/self/cgroup */
 static const int mnt_depths[] = { 1, 32, 256 };			/* mountinfo */
 static const int long_depths[] = { 128, 256, 512, 1024 };
 static bool have_ns;
-static char buf[1 << 16];
+
+/*
+ * What read_file() read.  64 KB until the long-path figures, which need
+ * 2 MB (a 1 MB path and the rest of mountinfo): that buffer is mapped
+ * only then (grow_buf()), since a 2 MB array in .bss would make every
+ * fork before it copy and tear down page tables over 2 MB more of the
+ * data mapping (30,000 instructions more in fork_exit_wait).
+ */
+static char small_buf[1 << 16];
+static char *buf = small_buf;
+static size_t buf_size = sizeof(small_buf);
 
 /* ------------------------------------------------------------------ */
 
@@ -87,6 +107,21 @@ static void error(const char *name, const char *what)
 	_exit(1);
 }
 
+/* The kernel's answer is not what it must be: say what and leave. */
+static void wrong(const char *name, const char *fmt, ...)
+	__attribute__((noreturn, format(printf, 2, 3)));
+static void wrong(const char *name, const char *fmt, ...)
+{
+	char what[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	out("bench: %s error %s", name, what);
+	_exit(1);
+}
+
 static uint64_t now(void)
 {
 	struct timespec ts;
@@ -103,7 +138,7 @@ static ssize_t read_file(const char *path)
 
 	if (fd < 0)
 		return -1;
-	while ((n = read(fd, buf + total, sizeof(buf) - 1 - total)) > 0)
+	while ((n = read(fd, buf + total, buf_size - 1 - total)) > 0)
 		total += n;
 	close(fd);
 	if (n < 0)
@@ -112,17 +147,21 @@ static ssize_t read_file(const char *path)
 	return total;
 }
 
-static void write_file(const char *path, const char *s)
+/* Write @s to @file (relative to @dirfd); any failure ends figure @name. */
+static void write_at(const char *name, int dirfd, const char *file, const char *s)
 {
-	int fd = open(path, O_WRONLY | O_CLOEXEC);
-	ssize_t n;
+	int fd = openat(dirfd, file, O_WRONLY | O_CLOEXEC);
 
 	if (fd < 0)
-		error(path, "open");
-	n = write(fd, s, strlen(s));
+		error(name, file);
+	if (write(fd, s, strlen(s)) != (ssize_t)strlen(s))
+		error(name, file);
 	close(fd);
-	if (n != (ssize_t)strlen(s))
-		error(path, "write");
+}
+
+static void write_file(const char *path, const char *s)
+{
+	write_at(path, AT_FDCWD, path, s);
 }
 
 /* Time reading @path @n times; reports ns per read and leaves the data in buf. */
@@ -145,7 +184,7 @@ static void time_read(const char *name, const char *path, int n)
 /* The whole line of /proc/self/cgroup for the hierarchy "0::" (cgroup2). */
 static const char *v2_line(void)
 {
-	static char line[sizeof(buf)];
+	static char line[sizeof(small_buf)];
 	char *p = strstr(buf, "0::"), *e;
 
 	if (!p)
@@ -169,9 +208,10 @@ static void in_child(void (*fn)(long), long arg)
 		fn(arg);
 		_exit(0);
 	}
+	/* error() has said why; a child killed by a signal has not */
 	waitpid(pid, &st, 0);
 	if (!WIFEXITED(st) || WEXITSTATUS(st))
-		out("# figure child %d ended with status 0x%x", pid, st);
+		out("bench: figure_child error pid %d ended with status 0x%x", pid, st);
 }
 
 static void skip_ns(const char *name)
@@ -442,6 +482,280 @@ static void fig_long(long d)
 }
 
 /* ------------------------------------------------------------------ */
+/* long paths, 4 KB to 1 MB: /proc/self/cgroup, mountinfo, cpuset       */
+
+/*
+ * Two chains straight below the cgroup2 root, one of 250-byte names and
+ * one of 15-byte names, so that the path of level d is d x (n + 1) bytes
+ * exactly.  Level i is named n times the letter 'a' + (i - 1) % 26.
+ * cpuset is enabled in cgroup.subtree_control of the root and of every
+ * level but the last, so each level has its own cpuset; cpuset is a
+ * threaded controller, so a level with it enabled for its children still
+ * takes tasks while those children have none.  cgroup.max.depth and
+ * cgroup.max.descendants are unlimited by default.  Making the 8,273
+ * levels costs about 10 G guest instructions: each mkdir walks all the
+ * level's ancestors, per bpf attach type (cgroup_bpf_inherit()).
+ */
+#define LMNT	"/tmp/bench-long"	/* the bind mount of a deep level */
+#define UPSTREAM_MAX 4095		/* upstream's PATH_MAX buffer, less the NUL */
+
+struct lchain {
+	int n, levels;
+	char *path;			/* "/" + n bytes, levels times */
+};
+
+static struct lchain lchains[] = { { 250, 4177, NULL }, { 15, 4096, NULL } };
+
+struct lfig {
+	const struct lchain *ch;
+	int d;				/* the level */
+	const char *label;		/* the length in the figure's name */
+	int fd;				/* the level's directory */
+};
+
+/* just under PATH_MAX (4016 and 4000 bytes), then 4 KB to 1 MB */
+static struct lfig lfigs[] = {
+	{ &lchains[0], 16, "4016", -1 }, { &lchains[0], 17, "4K", -1 },
+	{ &lchains[0], 65, "16K", -1 }, { &lchains[0], 261, "64K", -1 },
+	{ &lchains[0], 1044, "256K", -1 }, { &lchains[0], 4177, "1M", -1 },
+	{ &lchains[1], 250, "4000", -1 }, { &lchains[1], 256, "4K", -1 },
+	{ &lchains[1], 1024, "16K", -1 }, { &lchains[1], 4096, "64K", -1 },
+};
+
+#define NLFIGS (sizeof(lfigs) / sizeof(*lfigs))
+
+static size_t llen(const struct lfig *f)
+{
+	return (size_t)f->d * (f->ch->n + 1);
+}
+
+static void lname(char *name, size_t size, const char *what, const struct lfig *f)
+{
+	snprintf(name, size, "%s_long_L%s_n%d_d%d", what, f->label, f->ch->n, f->d);
+}
+
+/*
+ * Reads per figure: about 1 G guest instructions at the estimated cost of
+ * a read, 6 d^2 + 100 x length, and 10 to 200 reads.  Upstream walks up
+ * from the leaf once per level, quadratic in the depth: a read of
+ * /proc/self/cgroup or /proc/self/cpuset costs it 5.2 to 6.4 d^2
+ * instructions (111 M at 1 MB), of mountinfo 7.9 to 9.6 d^2 (167 M), so
+ * that no figure passes 2 G on stock.  The series is linear in the
+ * length: the estimate allows it 100 instructions a byte, seq_file's
+ * retries with a doubled buffer included.
+ */
+static int lreads(const struct lfig *f)
+{
+	double est = 6.0 * f->d * f->d + 100.0 * llen(f) + 50000;
+	double n = 1e9 / est;
+
+	return n < 10 ? 10 : n > 200 ? 200 : (int)n;
+}
+
+static void grow_buf(size_t size)
+{
+	void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		error("setup", "mmap the read buffer");
+	buf = p;
+	buf_size = size;
+}
+
+static void make_lchains(void)
+{
+	uint64_t t0 = now();
+	int count = 0;
+
+	grow_buf(2 << 20);
+	write_file(CG "/cgroup.subtree_control", "+cpuset");
+	for (size_t c = 0; c < sizeof(lchains) / sizeof(*lchains); c++) {
+		struct lchain *ch = &lchains[c];
+		size_t len = (size_t)ch->levels * (ch->n + 1);
+		char nm[256];
+		int fd, next;
+
+		ch->path = malloc(len + 1);
+		if (!ch->path)
+			error("setup", "malloc");
+		for (int i = 1; i <= ch->levels; i++) {
+			char *p = ch->path + (size_t)(i - 1) * (ch->n + 1);
+
+			p[0] = '/';
+			memset(p + 1, 'a' + (i - 1) % 26, ch->n);
+		}
+		ch->path[len] = '\0';
+
+		fd = open(CG, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (fd < 0)
+			error("setup", CG);
+		for (int i = 1; i <= ch->levels; i++) {
+			memcpy(nm, ch->path + (size_t)(i - 1) * (ch->n + 1) + 1, ch->n);
+			nm[ch->n] = '\0';
+			if (mkdirat(fd, nm, 0755) && errno != EEXIST)
+				error("setup", "mkdir long-path level");
+			next = openat(fd, nm, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+			if (next < 0)
+				error("setup", "open long-path level");
+			close(fd);
+			fd = next;
+			count++;
+			if (i < ch->levels)
+				write_at("setup", fd, "cgroup.subtree_control", "+cpuset");
+			for (size_t k = 0; k < NLFIGS; k++)
+				if (lfigs[k].ch == ch && lfigs[k].d == i &&
+				    (lfigs[k].fd = dup(fd)) < 0)
+					error("setup", "dup");
+		}
+		close(fd);
+	}
+	for (size_t k = 0; k < NLFIGS; k++)
+		if (lfigs[k].fd < 0)
+			wrong("setup", "no level %d in the chain of %d-byte names",
+			      lfigs[k].d, lfigs[k].ch->n);
+	out("# long-path chains: %d cgroups with cpuset in %.0f ms (guest)",
+	    count, (now() - t0) / 1e6);
+}
+
+/*
+ * @got (@glen bytes) must be the path of @f: whole, or its first 4095
+ * bytes where it is longer (upstream's truncation).
+ */
+static void check_lpath(const char *name, const struct lfig *f, const char *got, size_t glen)
+{
+	size_t full = llen(f);
+
+	if (glen != full && !(full > UPSTREAM_MAX && glen == UPSTREAM_MAX))
+		wrong(name, "path of %zu bytes read, %zu expected (or %d, truncated)",
+		      glen, full, UPSTREAM_MAX);
+	if (memcmp(got, f->ch->path, glen))
+		wrong(name, "the %zu bytes read are not the path's", glen);
+}
+
+/*
+ * Time @reads reads of @path after a tenth as many as warm-up; each one
+ * must return @want bytes, the length of the read already checked.
+ */
+static void time_lread(const char *name, const char *path, int reads, ssize_t want)
+{
+	uint64_t t0 = 0;
+	ssize_t len;
+
+	for (int i = -reads / 10; i < reads; i++) {
+		if (i == 0)
+			t0 = now();
+		len = read_file(path);
+		if (len < 0)
+			error(name, path);
+		if (len != want)
+			wrong(name, "read %zd bytes, then %zd", want, len);
+	}
+	report(name, (double)(now() - t0) / reads, "ns");
+}
+
+/* /proc/self/cgroup of a task at level d: "0::" PATH "\n" */
+static void fig_cgroup_long(long k)
+{
+	const struct lfig *f = &lfigs[k];
+	char name[64];
+	ssize_t len;
+
+	lname(name, sizeof(name), "cgroup", f);
+	write_at(name, f->fd, "cgroup.procs", "0");
+	len = read_file("/proc/self/cgroup");
+	if (len < 0)
+		error(name, "/proc/self/cgroup");
+	if (len < 4 || memcmp(buf, "0::", 3) || buf[len - 1] != '\n' ||
+	    memchr(buf, '\n', len - 1))
+		wrong(name, "not one cgroup2 line: %.40s", buf);
+	check_lpath(name, f, buf + 3, len - 4);
+	time_lread(name, "/proc/self/cgroup", lreads(f), len);
+	strcat(name, "_bytes");
+	report(name, len - 4, "bytes");
+}
+
+/* /proc/self/cpuset of a task at level d: PATH "\n" */
+static void fig_cpuset_long(long k)
+{
+	const struct lfig *f = &lfigs[k];
+	char name[64];
+	ssize_t len;
+
+	lname(name, sizeof(name), "cpuset", f);
+	write_at(name, f->fd, "cgroup.procs", "0");
+	len = read_file("/proc/self/cpuset");
+	if (len < 0)
+		error(name, "/proc/self/cpuset");
+	if (len < 2 || buf[len - 1] != '\n')
+		wrong(name, "not one line: %.40s", buf);
+	check_lpath(name, f, buf, len - 1);
+	time_lread(name, "/proc/self/cpuset", lreads(f), len);
+	strcat(name, "_bytes");
+	report(name, len - 1, "bytes");
+}
+
+/*
+ * /proc/self/mountinfo with level d bind-mounted on LMNT, in a mount
+ * namespace of its own: that mount's root field is the level's path.
+ * The other mounts are the guest's few (/, /proc, /sys, /dev, /tmp,
+ * /sys/fs/cgroup); mountinfo_read_init is their cost alone.
+ */
+static void fig_mountinfo_long(long k)
+{
+	const struct lfig *f = &lfigs[k];
+	const char *root = NULL, *p, *e;
+	size_t rlen = 0;
+	char name[64];
+	ssize_t len;
+	int found = 0;
+
+	lname(name, sizeof(name), "mountinfo", f);
+	/*
+	 * The level's fd is a path of the initial mount namespace, which
+	 * mount(2) refuses as a source in another one; unshare() moves the
+	 * working directory to the new namespace's copy of that mount.
+	 */
+	if (fchdir(f->fd))
+		error(name, "fchdir to the level");
+	if (unshare(CLONE_NEWNS))
+		error(name, "unshare(CLONE_NEWNS)");
+	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL))
+		error(name, "make / private");
+	if (mount(".", LMNT, NULL, MS_BIND, NULL) || chdir("/"))
+		error(name, "bind-mount the level");
+	len = read_file("/proc/self/mountinfo");
+	if (len < 0)
+		error(name, "/proc/self/mountinfo");
+	/* "ID PARENT MAJ:MIN ROOT MOUNTPOINT ...": the lines on LMNT */
+	for (p = buf; p < buf + len; p = e + 1) {
+		const char *r = p, *m;
+
+		e = memchr(p, '\n', buf + len - p);
+		if (!e)
+			wrong(name, "a line without its newline");
+		for (int field = 0; field < 3 && r; field++) {
+			r = memchr(r, ' ', e - r);
+			r = r ? r + 1 : NULL;
+		}
+		m = r ? memchr(r, ' ', e - r) : NULL;
+		if (!m)
+			wrong(name, "a line without a mount point");
+		if ((size_t)(e - m - 1) > strlen(LMNT) &&
+		    !memcmp(m + 1, LMNT " ", strlen(LMNT) + 1)) {
+			found++;
+			root = r;
+			rlen = m - r;
+		}
+	}
+	if (found != 1)
+		wrong(name, "%d mounts on %s", found, LMNT);
+	check_lpath(name, f, root, rlen);
+	time_lread(name, "/proc/self/mountinfo", lreads(f), len);
+	strcat(name, "_bytes");
+	report(name, rlen, "bytes");
+}
+
+/* ------------------------------------------------------------------ */
 /* 10,000 namespaces, each pinned by an fd                             */
 
 static long slab_bytes(void)
@@ -607,6 +921,17 @@ int main(void)
 		skip_ns("ns_pin_time");
 		skip_ns("ns_pin_slab");
 	}
+
+	/* after the others: cpuset is enabled from the root cgroup on */
+	if (mkdir(LMNT, 0755) && errno != EEXIST)
+		error("setup", LMNT);
+	make_lchains();
+	for (k = 0; k < NLFIGS; k++)
+		in_child(fig_cgroup_long, k);
+	for (k = 0; k < NLFIGS; k++)
+		in_child(fig_mountinfo_long, k);
+	for (k = 0; k < NLFIGS; k++)
+		in_child(fig_cpuset_long, k);
 
 	/* last: from here on /proc/self/cgroup has two lines */
 	setup_v1();

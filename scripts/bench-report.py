@@ -4,11 +4,27 @@
 usage: bench-report.py RUNS_DIR OUT_DIR
 
 RUNS_DIR holds NN-VARIANT.txt, one per boot, with "bench: NAME VALUE UNIT"
-lines.  Prints the table (per figure: median of stock and patched over the
-boots, patched/stock, the relative spread (max - min) / median of each,
-base and patched/base), and writes OUT_DIR/bench.json (every value of every
-boot, and the same summary) and OUT_DIR/cgroup-read.dat (the
-/proc/self/cgroup read cost against depth, for gnuplot).
+lines.  Prints two tables and a verdict:
+
+- the figures of the short paths and the namespace operations: per
+  figure the median of stock and patched over the boots, patched/stock,
+  the relative spread (max - min) / median of each, base and
+  patched/base;
+- the long-path figures (KIND_long_L<length>_n<name length>_d<depth>,
+  KIND cgroup, mountinfo or cpuset), grouped by file: the path's length
+  (depth x (name length + 1)), the medians of stock, patched and base,
+  patched/stock, base/stock, patched/base, the largest spread, and the
+  length of the path each kernel printed (KIND_..._bytes; "full" when it
+  is the whole path);
+- the largest patched/stock over every cost figure (all but the lengths
+  read, *_bytes) and whether it is within the project's acceptance,
+  1.005.
+
+Writes OUT_DIR/bench.json (every value of every boot, the same summary
+with patched/stock, patched/base and base/stock per figure, and the
+verdict), OUT_DIR/cgroup-read.dat (the /proc/self/cgroup read cost
+against depth) and OUT_DIR/long-path.dat (the long-path read costs
+against the path's length, one block per name length), for gnuplot.
 """
 import json
 import os
@@ -18,6 +34,11 @@ import sys
 
 VARIANTS = ("stock", "patched", "base")
 LINE = re.compile(r"^bench: (\S+) (\S+) ?(.*)$")
+LONG = re.compile(r"^(cgroup|mountinfo|cpuset)_long_L\w+?_n(\d+)_d(\d+)(_bytes)?$")
+LONG_KINDS = (("cgroup", "/proc/self/cgroup, initial namespace"),
+              ("mountinfo", "/proc/self/mountinfo, the root field of a bind mount of the level"),
+              ("cpuset", "/proc/self/cpuset, cpuset enabled at every level"))
+ACCEPT = 1.005  # no figure above 1.005x stock
 
 
 def parse(path):
@@ -68,6 +89,83 @@ def ratio(a, b):
     return a["median"] / b["median"] if a and b and b["median"] else None
 
 
+def med(s):
+    return s["median"] if s else None
+
+
+def long_figures(order):
+    """The long-path time figures: (name, kind, name length, depth, path length)."""
+    rows = []
+    for name in order:
+        m = LONG.match(name)
+        if m and not m.group(4):
+            n, d = int(m.group(2)), int(m.group(3))
+            rows.append((name, m.group(1), n, d, d * (n + 1)))
+    return rows
+
+
+def long_table(order, figures):
+    """The long-path figures, one block per file."""
+    rows = long_figures(order)
+    if not rows:
+        return
+    w = max(len(r[0]) for r in rows)
+    head = (f"{'figure':<{w}} {'length':>7} {'stock':>10} {'patched':>10} {'p/stock':>7}"
+            f" {'base':>10} {'b/stock':>7} {'p/base':>7} {'spread':>6}"
+            f" {'read s':>7} {'read p':>7} {'read b':>7}")
+    print()
+    print("long paths: ns per open+read+close; length = depth x (name length + 1) bytes;"
+          " read X = the path's length as X printed it")
+    for kind, title in LONG_KINDS:
+        krows = [r for r in rows if r[1] == kind]
+        if not krows:
+            continue
+        print()
+        print(f"{kind}: {title}")
+        print(head)
+        print("-" * len(head))
+        for name, _, _, _, length in krows:
+            f, fb = figures[name], figures.get(name + "_bytes", {})
+            spreads = [f[v]["spread"] for v in VARIANTS if f.get(v)]
+            spread = f"{100 * max(spreads):.2f}%" if spreads else "-"
+
+            def read(v):
+                s = fb.get(v)
+                if not s:
+                    return "-"
+                return "full" if s["median"] == length else f"{s['median']:.0f}"
+            print(f"{name:<{w}} {length:>7} {fmt(med(f['stock']), 'ns'):>10}"
+                  f" {fmt(med(f['patched']), 'ns'):>10} {fmt_ratio(f['patched_over_stock']):>7}"
+                  f" {fmt(med(f['base']), 'ns'):>10} {fmt_ratio(f['base_over_stock']):>7}"
+                  f" {fmt_ratio(f['patched_over_base']):>7} {spread:>6}"
+                  f" {read('stock'):>7} {read('patched'):>7} {read('base'):>7}")
+
+
+def write_long_dat(path, order, figures):
+    """Per name length a block (gnuplot index 0, 1, ...): length, depth and
+    the stock/patched/base medians of each kind."""
+    rows = long_figures(order)
+    by = {(k, n, d): figures[name] for name, k, n, d, _ in rows}
+    chains = {}
+    for _, _, n, d, _ in rows:
+        chains.setdefault(n, set()).add(d)
+    kinds = [k for k, _ in LONG_KINDS]
+    with open(path, "w") as f:
+        f.write("# one block per name length n; length = d x (n + 1) bytes\n")
+        f.write("# length depth " + " ".join(f"{v}_{k}" for k in kinds for v in VARIANTS) + "\n")
+        for n in sorted(chains, reverse=True):
+            f.write(f"# n={n}\n")
+            for d in sorted(chains[n]):
+                row = [str(d * (n + 1)), str(d)]
+                for k in kinds:
+                    fig = by.get((k, n, d), {})
+                    for v in VARIANTS:
+                        s = fig.get(v)
+                        row.append(f"{s['median']:.1f}" if s else "?")
+                f.write(" ".join(row) + "\n")
+            f.write("\n\n")
+
+
 def main():
     runs_dir, out_dir = sys.argv[1], sys.argv[2]
     boots, order, units = [], [], {}
@@ -93,10 +191,15 @@ def main():
         s = {v: summary(vals[v].get(name, [])) for v in VARIANTS}
         figures[name] = dict(unit=unit, **s,
                              patched_over_stock=ratio(s["patched"], s["stock"]),
-                             patched_over_base=ratio(s["patched"], s["base"]))
-        table.append((name, unit, s))
+                             patched_over_base=ratio(s["patched"], s["base"]),
+                             base_over_stock=ratio(s["base"], s["stock"]))
+        m = LONG.match(name)
+        if m:
+            figures[name]["path_length"] = int(m.group(3)) * (int(m.group(2)) + 1)
+        else:
+            table.append((name, unit, s))
 
-    w = max(len(n) for n in order)
+    w = max(len(n) for n, _, _ in table) if table else len("figure")
     head = (f"{'figure':<{w}} {'unit':<5} {'stock':>9} {'patched':>9} {'p/stock':>8}"
             f" {'spread s':>9} {'spread p':>9} {'base':>9} {'p/base':>7}")
     print(head)
@@ -109,12 +212,30 @@ def main():
               f" {fmt(pa and pa['median'], unit):>9} {fmt_ratio(r):>8}"
               f" {fmt_spread(st):>9} {fmt_spread(pa):>9}"
               f" {fmt(ba and ba['median'], unit):>9} {fmt_ratio(rb):>7}")
+    long_table(order, figures)
     n = {v: sum(b["variant"] == v for b in boots) for v in VARIANTS}
     print(f"(medians over {n['stock']} stock, {n['patched']} patched, {n['base']} base boots;"
-          " spread = (max - min) / median; '-': skipped, no cgroup namespaces)")
+          " spread = (max - min) / median;"
+          " '-': skipped (no cgroup namespaces) or no boot of that kernel)")
+
+    # the verdict: every cost figure, the lengths read (*_bytes) excepted
+    costs = [(figures[x]["patched_over_stock"], x) for x in order
+             if not x.endswith("_bytes") and figures[x]["patched_over_stock"]]
+    if costs:
+        worst, worst_name = max(costs)
+        ok = worst <= ACCEPT
+        verdict = {"figure": worst_name, "patched_over_stock": worst,
+                   "figures": len(costs), "limit": ACCEPT, "within": ok}
+        print(f"largest patched/stock: {worst:.4f}, {worst_name}"
+              f" (over {len(costs)} cost figures, lengths read excluded):"
+              f" {'within' if ok else 'ABOVE'} the acceptance of {ACCEPT}")
+    else:
+        verdict = None
+        print("largest patched/stock: - (no figure measured on both stock and patched)")
 
     with open(os.path.join(out_dir, "bench.json"), "w") as f:
-        json.dump({"boots": boots, "figures": figures}, f, indent=1)
+        json.dump({"boots": boots, "figures": figures, "largest_patched_over_stock": verdict},
+                  f, indent=1)
         f.write("\n")
 
     # depth, then stock/patched/base medians of the init, nsroot, dotdot reads
@@ -130,6 +251,7 @@ def main():
                     s = figures.get(f"cgroup_read_{k}_d{d}", {}).get(v)
                     row.append(f"{s['median']:.1f}" if s else "?")
             f.write(" ".join(row) + "\n")
+    write_long_dat(os.path.join(out_dir, "long-path.dat"), order, figures)
 
 
 if __name__ == "__main__":

@@ -653,45 +653,40 @@ static void time_lread(const char *name, const char *path, int reads, ssize_t wa
 	report(name, (double)(now() - t0) / reads, "ns");
 }
 
-/* /proc/self/cgroup of a task at level d: "0::" PATH "\n" */
-static void fig_cgroup_long(long k)
+/*
+ * /proc/self/@kind of a task at level d: one line, @prefix then the path
+ * (/proc/self/cgroup: "0::" PATH "\n"; /proc/self/cpuset: PATH "\n").
+ */
+static void fig_proc_long(long k, const char *kind, const char *prefix)
 {
 	const struct lfig *f = &lfigs[k];
-	char name[64];
+	size_t plen = strlen(prefix);
+	char name[64], path[32];
 	ssize_t len;
 
-	lname(name, sizeof(name), "cgroup", f);
+	lname(name, sizeof(name), kind, f);
+	snprintf(path, sizeof(path), "/proc/self/%s", kind);
 	write_at(name, f->fd, "cgroup.procs", "0");
-	len = read_file("/proc/self/cgroup");
+	len = read_file(path);
 	if (len < 0)
-		error(name, "/proc/self/cgroup");
-	if (len < 4 || memcmp(buf, "0::", 3) || buf[len - 1] != '\n' ||
-	    memchr(buf, '\n', len - 1))
-		wrong(name, "not one cgroup2 line: %.40s", buf);
-	check_lpath(name, f, buf + 3, len - 4);
-	time_lread(name, "/proc/self/cgroup", lreads(f), len);
+		error(name, path);
+	if (len < (ssize_t)plen + 2 || memcmp(buf, prefix, plen) ||
+	    buf[len - 1] != '\n' || memchr(buf, '\n', len - 1))
+		wrong(name, "not one line of %s: %.40s", path, buf);
+	check_lpath(name, f, buf + plen, len - plen - 1);
+	time_lread(name, path, lreads(f), len);
 	strcat(name, "_bytes");
-	report(name, len - 4, "bytes");
+	report(name, len - plen - 1, "bytes");
 }
 
-/* /proc/self/cpuset of a task at level d: PATH "\n" */
+static void fig_cgroup_long(long k)
+{
+	fig_proc_long(k, "cgroup", "0::");
+}
+
 static void fig_cpuset_long(long k)
 {
-	const struct lfig *f = &lfigs[k];
-	char name[64];
-	ssize_t len;
-
-	lname(name, sizeof(name), "cpuset", f);
-	write_at(name, f->fd, "cgroup.procs", "0");
-	len = read_file("/proc/self/cpuset");
-	if (len < 0)
-		error(name, "/proc/self/cpuset");
-	if (len < 2 || buf[len - 1] != '\n')
-		wrong(name, "not one line: %.40s", buf);
-	check_lpath(name, f, buf, len - 1);
-	time_lread(name, "/proc/self/cpuset", lreads(f), len);
-	strcat(name, "_bytes");
-	report(name, len - 1, "bytes");
+	fig_proc_long(k, "cpuset", "");
 }
 
 /*

@@ -33,22 +33,23 @@ CASES    := $(CURDIR)/tests/cases
 .NOTPARALLEL:
 
 .PHONY: all help setup extract prepare config kernel tests suite check-variant \
-	run shell kernel-path check check-debug checkpatch bisect mail refresh \
-	roundtrip kdoc test-tooling test-judge kselftest-tar bench rebase range-diff fuzz gates clean
+	run shell kernel-path check check-debug checkpatch build-each mail refresh \
+	roundtrip kdoc lint test-tooling test-judge kselftest-tar bench rebase range-diff fuzz gates clean
 
 all: setup kernel tests suite
 
 help:
 	@echo "make [KVER=6.1|6.12] [VARIANT=stock|base|patched] [DEBUG=1] [ACCEL=tcg|kvm] [O=dir]"
 	@echo "  all (default)  set up, build the kernel, boot it, run the suite"
-	@echo "  check          6.1 stock, base, patched, kselftest-tar; checkpatch, kdoc, roundtrip, mail of 6.1 and 6.12; test-judge, test-tooling; KVER=x: x in full (also DEBUG=1)"
+	@echo "  check          6.1 stock, base, patched, kselftest-tar; checkpatch, kdoc, roundtrip, mail of 6.1 and 6.12; test-judge, test-tooling, lint; KVER=x: x in full (also DEBUG=1)"
 	@echo "  check-variant  build + suite for one KVER/VARIANT"
 	@echo "  check-debug    check-variant of patched with DEBUG=1"
 	@echo "  run CMD='..' [EXTRA=dir]  boot the kernel and run CMD instead of the suite"
 	@echo "  shell          interactive busybox shell on the kernel"
 	@echo "  kernel-path    print the bzImage path (use make -s)"
 	@echo "  bench [PAIRS=2]  boot stock, patched, base alternately (icount) and print what cgroup namespaces cost"
-	@echo "  checkpatch kdoc roundtrip bisect mail refresh test-tooling   maintainer workflow (README)"
+	@echo "  checkpatch kdoc roundtrip build-each mail refresh   maintainer workflow (README)"
+	@echo "  lint test-tooling test-judge   the repository's own checks (in make check)"
 	@echo "  fuzz [SEED=1] [FUZZ_OPS=20000] [FUZZ_SECONDS=60]   fail-nth walk, stress-ng, trinity on stock and patched DEBUG=1"
 	@echo "  rebase [FROM=6.1] KVER=6.12 [RESTART=1]   carry FROM's series to KVER (git am -3, rerere)"
 	@echo "  range-diff [FROM=6.1] KVER=6.12 | range-diff OLD=<rev> [KVER=]   git range-diff of two series"
@@ -144,10 +145,11 @@ kdoc:
 	@$(MAKE) -s prepare VARIANT=patched DEBUG=0
 	@$(S)/kdoc.sh $(KVER) $(PATCHED)
 
-# The exported files must be what the tree gives back, byte for byte.
+# The exported files must be what the tree gives back, byte for byte
+# (refresh's check mode).
 roundtrip:
 	@$(MAKE) -s prepare VARIANT=patched DEBUG=0
-	@$(S)/roundtrip.sh $(KVER) $(PATCHED)
+	@$(S)/refresh.sh --check $(KVER) $(PATCHED)
 
 # The tooling itself: identity checks, the mail gate, identity-free
 # patches/, the notes round trip on a small scratch repository.
@@ -163,8 +165,14 @@ kselftest-tar:
 test-judge: extract
 	@$(S)/test-judge.sh $(KDIR)/stock/tools/testing/kunit
 
-bisect: extract
-	@$(S)/bisect.sh $(KVER) $(KDIR)/bisect
+# The tree after each patch must build (git bisect needs it); README:
+# bisecting a behaviour, with git bisect run.
+build-each: extract
+	@$(S)/build-each.sh $(KVER) $(KDIR)/build-each
+
+# shellcheck and pyflakes on every script: zero findings.
+lint: setup
+	@$(S)/lint.sh
 
 # What the 0-day bot and NIPA check, per patch and on the final tree under
 # four configurations, in trees of its own (build/KVER/gates*); README: make

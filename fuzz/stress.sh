@@ -11,10 +11,10 @@
 #                exit 0.  Their bogo ops are printed, not judged: the race
 #                migrates tasks all the time, and forks wait for each
 #                migration (cgroup_threadgroup_rwsem), so the clone
-#                stressor may do nothing in this phase (measured on stock
-#                6.1, DEBUG=1: 19 clones in 60 s, 70 alone).
+#                stressor may do next to nothing in this phase.
 seconds=60
-for a in $(cat /proc/cmdline); do
+read -r cmdline </proc/cmdline
+for a in $cmdline; do
 	case "$a" in
 	cgns.seconds=*) seconds=${a#*=} ;;
 	esac

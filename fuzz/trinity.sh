@@ -6,7 +6,8 @@
 # first taint; the runner and the host judge the console, taint and
 # kmemleak.  Prints a KTAP subtest of one case.
 seed=1 ops=20000
-for a in $(cat /proc/cmdline); do
+read -r cmdline </proc/cmdline
+for a in $cmdline; do
 	case "$a" in
 	cgns.seed=*) seed=${a#*=} ;;
 	cgns.ops=*) ops=${a#*=} ;;
@@ -16,10 +17,10 @@ echo "TAP version 13"
 echo "1..1"
 echo "# trinity: seed $seed, $ops calls as nobody (replay: make fuzz SEED=$seed FUZZ_OPS=$ops)"
 dir=/tmp/trinity.$$
-mkdir -p "$dir" && chown 65534:65534 "$dir" && cd "$dir" || {
+if ! { mkdir -p "$dir" && chown 65534:65534 "$dir" && cd "$dir"; }; then
 	echo "not ok 1 trinity # no working directory"
 	exit 1
-}
+fi
 # The calls of the issue: namespaces, clone, mounts old and new, and the
 # files of /proc/<pid>/ns, /proc/<pid>/cgroup and cgroupfs (trinity's file
 # list walks /proc, /sys and /dev).

@@ -4,17 +4,19 @@
 # patched kernel also under lockdep/KASAN/kmemleak (DEBUG=1), the selftests
 # as CI systems take them (gen_tar, run_kselftest.sh); for each tree its
 # series checked (checkpatch, kernel-doc per patch, round trip, mail); then
-# the judge's own tests and the tooling's own tests.  KVER/kernels leaves
-# out the DEBUG=1 kernel, KVER/series every kernel: on CI's 2 cores a
-# kernel build takes 12 minutes and the DEBUG=1 one 33 with its boot, and
-# make check must stay under 75 minutes (README: what make check runs,
-# and why).  Every step runs even when an earlier one failed, so one run
+# the judge's own tests, the tooling's own tests and the lint of every
+# script.  KVER/kernels leaves
+# out the DEBUG=1 kernel, KVER/series every kernel: with 2 cores a kernel
+# build takes 5-12 minutes and a DEBUG=1 build and boot about half an
+# hour, and make check must stay under 75 minutes cold (README: make
+# check).  Every step runs even when an earlier one failed, so one run
 # shows everything that is wrong; the last line adds them up.
 #
 # usage: check.sh BUILD_DIR KVER[/kernels|/series]...
 set -eu
 STEP=check
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib-disk.sh"
 
 BUILD=${1:?usage: check.sh BUILD_DIR KVER[/kernels|/series]...}
 shift
@@ -25,19 +27,20 @@ trap 'rm -f "$LOG" "$LOG.rc"' EXIT
 P=0 F=0 S=0 RESULT=
 
 add_line() {	# add up a "NAME: N passed, N failed, N skipped" line
+	# shellcheck disable=SC2046 # the numbers become $1 $2 $3
 	set -- $(echo "$1" | sed -n 's/.*: \([0-9]*\) passed, \([0-9]*\) failed\(, \([0-9]*\) skipped\)\{0,1\}$/\1 \2 \4/p')
 	[ $# -ge 2 ] || return 1
 	P=$((P + $1)) F=$((F + $2)) S=$((S + ${3:-0}))
 }
 
-# The disk the steps need: what is not under BUILD yet (lib.sh: need_space).
+# The disk the steps need: what is not under BUILD yet (lib-disk.sh: need_space).
 mib=0
 add_mib() {	# add_mib KVER/NAME: that tree's share, if it is not there yet
 	[ -e "$BUILD/$1" ] || mib=$((mib + $(disk_mib "${1#*/}")))
 }
 
 # The steps, "KVER:STEP" (or "-:STEP" for one that does not depend on a tree).
-steps= results=
+steps='' results=''
 for t in "$@"; do
 	k=${t%/*}
 	check_kver "$k"
@@ -60,17 +63,17 @@ for t in "$@"; do
 	esac
 	steps="$steps $k:checkpatch $k:kdoc $k:roundtrip $k:mail"
 done
-steps="$steps -:test-judge -:test-tooling"
+steps="$steps -:test-judge -:test-tooling -:lint"
 [ "$mib" -eq 0 ] || need_space "$BUILD" "$mib" "make check ($*)"
 for s in $steps; do
 	tree=${s%%:*} step=${s#*:}
 	case "$step" in
-	kselftest-tar | test-judge | test-tooling | checkpatch | kdoc | roundtrip | mail) target=$step ;;
+	kselftest-tar | test-judge | test-tooling | lint | checkpatch | kdoc | roundtrip | mail) target=$step ;;
 	patched-debug) target="check-variant VARIANT=patched DEBUG=1" ;;
 	*) target="check-variant VARIANT=$step" ;;
 	esac
 	kv=KVER=$tree name="$tree $step"
-	[ "$tree" != - ] || kv= name=$step
+	[ "$tree" != - ] || kv='' name=$step
 	say "=== $name: make $target $kv"
 	# shellcheck disable=SC2086
 	{

@@ -18,6 +18,7 @@
 set -eu
 STEP=checkpatch
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib-series.sh"
 
 KVER=${1:?usage: checkpatch.sh KVER TREE}
 TREE=${2:?usage: checkpatch.sh KVER TREE}
@@ -77,7 +78,8 @@ for f in $patches; do
 	ok=$(patch_notes "$f" | sed -n 's/^checkpatch: *\([A-Z0-9_][A-Z0-9_, ]*\): *[^ ].*/\1/p' |
 		tr -s ', ' '\n' | sed '/^$/d' | sort -u)
 	bad=
-	for t in $(sed -n 's/.*: \(ERROR\|WARNING\|CHECK\):\([A-Z0-9_]*\):.*/\1:\2/p' "$OUT" | sort -u); do
+	mapfile -t types < <(sed -n 's/.*: \(ERROR\|WARNING\|CHECK\):\([A-Z0-9_]*\):.*/\1:\2/p' "$OUT" | sort -u)
+	for t in "${types[@]}"; do
 		case "$t" in
 		ERROR:*) bad="$bad $t" ;;
 		*) echo "$ok" | grep -qx "${t#*:}" || bad="$bad $t" ;;

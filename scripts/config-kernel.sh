@@ -23,7 +23,7 @@ if [ -f "$TREE/.config" ] && [ "$(cat "$TREE/.config-stamp" 2>/dev/null)" = "$wa
 fi
 
 rm -f "$TREE/.config-stamp"
-say "tinyconfig + $(echo "$frags" | sed "s|$TOP/||g")"
+say "tinyconfig + ${frags//"$TOP"\//}"
 make -s -C "$TREE" tinyconfig >"$TREE/.config.log" 2>&1 || die "make tinyconfig failed (see $TREE/.config.log)"
 # shellcheck disable=SC2086
 (cd "$TREE" && ./scripts/kconfig/merge_config.sh -m .config $frags) >>"$TREE/.config.log" 2>&1 ||
@@ -31,8 +31,9 @@ make -s -C "$TREE" tinyconfig >"$TREE/.config.log" 2>&1 || die "make tinyconfig 
 make -s -C "$TREE" olddefconfig >>"$TREE/.config.log" 2>&1 || die "make olddefconfig failed"
 
 bad=
-# shellcheck disable=SC2086
-for opt in $(cat $frags | sed -n 's/^\(CONFIG_[A-Za-z0-9_]*=.*\)$/\1/p'); do
+# shellcheck disable=SC2086 # $frags: the fragments, one word each
+mapfile -t opts < <(sed -n 's/^\(CONFIG_[A-Za-z0-9_]*=.*\)$/\1/p' $frags)
+for opt in "${opts[@]}"; do
 	case "$opt" in
 	*=n) grep -q "^${opt%=n}=" "$TREE/.config" && bad="$bad $opt" ;;
 	*) grep -qx "$opt" "$TREE/.config" || bad="$bad $opt" ;;

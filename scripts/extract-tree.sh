@@ -7,6 +7,7 @@
 # usage: extract-tree.sh KVER TREE
 set -eu
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib-disk.sh"
 
 KVER=${1:?usage: extract-tree.sh KVER TREE}
 TREE=${2:?usage: extract-tree.sh KVER TREE}

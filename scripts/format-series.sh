@@ -8,7 +8,7 @@
 # extra arguments go to git format-patch (-v N, --to, --cc, --thread).
 #
 # Identity: the commits of the build trees carry the pipeline identity
-# (lib.sh), and none of it is written out.  By default the files carry no
+# (lib-identity.sh), and none of it is written out.  By default the files carry no
 # identity at all: no From: header, no sign-off, and the shortlog heading
 # is "$SHORTLOG_HEADING (N):".  With SENDER_NAME and SENDER_EMAIL set
 # (mail.sh, after checking them), every mail is from the sender, every
@@ -24,11 +24,12 @@
 set -eu
 STEP=${STEP:-format}
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib-series.sh"
 
 TREE=${1:?usage: format-series.sh TREE OUTDIR [options]}
 OUTDIR=${2:?}
 shift 2
-COVER=${COVER:?COVER names the committed cover letter (lib.sh: series_dir)}
+COVER=${COVER:?COVER names the committed cover letter (lib-series.sh: series_dir)}
 git -C "$TREE" rev-parse -q --verify refs/tags/base >/dev/null || die "$TREE has no base tag"
 n=$(git -C "$TREE" rev-list --count base..HEAD)
 [ "$n" -gt 0 ] || die "no commits on top of base in $TREE"

@@ -1,8 +1,9 @@
 #!/bin/bash
 # The checks the 0-day bot and NIPA run on a series, for KVER's series:
 #
-# 1. Per patch, against the tree before it (bisect.sh walks the series in
-#    build/KVER/gates: the base fixture, then one patch after the other),
+# 1. Per patch, against the tree before it (walk_series, make build-each's
+#    walk, in build/KVER/gates: the base fixture, then one patch after the
+#    other),
 #    nothing new from
 #    - W=1: gcc on F, the .c files of the series that this config builds
 #      (the project's, configs/base.config: one the series adds counts when
@@ -18,11 +19,11 @@
 #      lines, kbuild's include flags, --dir: each file alone), on the .c
 #      files the patch touches (the selftests' too), before and after it.
 #      Only those files: "make coccicheck MODE=report M=kernel/cgroup"
-#      takes 4 minutes on this machine (11 files), so before and after each
-#      patch it would take two hours for one directory of the series, and
-#      the stock script stops at the first cocci file with an OCaml script
-#      (below).  One spatch run costs ~1 s even on an empty file, so the 70
-#      cocci files on one file alone take 1-2 minutes (cgroup.c: 67-122 s).
+#      takes minutes, so before and after each patch it would take hours
+#      for one directory of the series, and the stock script stops at the
+#      first cocci file with an OCaml script (below).  One spatch run costs
+#      about a second even on an empty file, so the 70 cocci files on one
+#      file alone take a minute or two.
 #      After the walk, every version of those files (from the walk's
 #      commits, with the headers they include from their directory) goes
 #      through one spatch --dir run per cocci file; results are kept by
@@ -55,20 +56,13 @@
 # usage: gates.sh KVER KDIR        (KDIR: build/KVER)
 #   SERIES_DIR=dir      gate the series dir/series lists (a scratch copy)
 #   GATES_CONFIGS=".."  the configurations of step 2 (default: all; none: none)
-# (gates.sh --state KVER KDIR N is bisect.sh's call back, in the state after
-# patch N.)
 set -eu
 STEP=gates
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib-series.sh"
+. "$(dirname "$0")/lib-check.sh"
 
 usage="usage: gates.sh KVER KDIR"
-MODE=main
-if [ "${1:-}" = --state ]; then
-	MODE=state
-	shift
-	# Progress times from the start of make gates, not of this state.
-	_t0=${GATES_T0:-$_t0}
-fi
 KVER=${1:?$usage}
 KDIR=${2:?$usage}
 check_kver "$KVER"
@@ -148,6 +142,7 @@ kbuild_wants() {
 	_d=$(dirname "$1") _o=$(basename "$1" .c).o
 	ls "$T/$_d/"*.o >/dev/null 2>&1 || return 1
 	_l=$(grep -E "^[^#]*[[:space:]=]$_o([[:space:]]|\\\\|\$)" "$T/$_d/Makefile" | head -1)
+	# shellcheck disable=SC2016 # obj-$(CONFIG_ is Makefile text
 	case "$_l" in
 	obj-y*) return 0 ;;
 	*'obj-$(CONFIG_'*)
@@ -165,10 +160,10 @@ setup_walk() {
 	rm -rf "$RUN"
 	mkdir -p "$RUN" "$CACHE/cocci"
 	git -C "$T" rev-parse HEAD >"$RUN/base-commit"
-	printf '%s\n' "$BISECT_SERIES" >"$RUN/series"
+	printf '%s\n' "$WALK_SERIES" >"$RUN/series"
 	: >"$RUN/f-built"
 	: >"$RUN/f-added"
-	for p in $BISECT_SERIES; do touched "$p"; done | sort -u | grep '\.c$' | grep -v '^tools/' |
+	for p in $WALK_SERIES; do touched "$p"; done | sort -u | grep '\.c$' | grep -v '^tools/' |
 		while read -r f; do
 			if [ ! -f "$T/$f" ]; then
 				echo "$f" >>"$RUN/f-added"
@@ -180,7 +175,7 @@ setup_walk() {
 		done
 	# W=1 compiles all of F at the base: the "before" of patch 1 (and no
 	# object of a file the series adds is left from an earlier walk).
-	for f in $(cat "$RUN/f-built" "$RUN/f-added"); do rm -f "$T/${f%.c}.o"; done
+	cat "$RUN/f-built" "$RUN/f-added" | while read -r f; do rm -f "$T/${f%.c}.o"; done
 
 	kdoc_opts "$T" >"$RUN/kdoc-opts"
 
@@ -216,7 +211,7 @@ cocci_includes() {
 	printf '%s\n' "$_inc" | sed -e 's/-I/-I /g' -e 's/ -include/ --include/g' \
 		-e "s| \./| $T/|g" >"$RUN/cocci-inc"
 	{ spatch --version | head -1; cat "$RUN/cocci-inc"
-		for c in $(cat "$RUN/cocci-list"); do echo "$c"; cat "$T/$c"; done; } |
+		while read -r c; do echo "$c"; cat "$T/$c"; done <"$RUN/cocci-list"; } |
 		sha1sum | cut -d' ' -f1 >"$RUN/cocci-id"
 }
 
@@ -224,10 +219,11 @@ cocci_includes() {
 # carried over from the state before for objects make leaves alone.
 build_state() {
 	objs=
-	for f in $(cat "$RUN/f-built"); do
+	while read -r f; do
 		[ ! -f "$T/$f" ] || objs="$objs ${f%.c}.o"
-	done
-	for f in $(cat "$RUN/f-added"); do
+	done <"$RUN/f-built"
+	mapfile -t added <"$RUN/f-added"
+	for f in "${added[@]}"; do
 		[ -f "$T/$f" ] || continue
 		if kbuild_wants "$f"; then
 			objs="$objs ${f%.c}.o"
@@ -283,10 +279,10 @@ state() {
 
 	# kernel-doc: this state is the "after" of patch N and the "before"
 	# of patch N+1.
-	total=$(printf '%s\n' "$BISECT_SERIES" | grep -c .)
+	total=$(printf '%s\n' "$WALK_SERIES" | grep -c .)
 	files=$({
-		[ "$N" -eq 0 ] || touched "$(printf '%s\n' "$BISECT_SERIES" | sed -n "${N}p")"
-		[ "$N" -ge "$total" ] || touched "$(printf '%s\n' "$BISECT_SERIES" | sed -n "$((N + 1))p")"
+		[ "$N" -eq 0 ] || touched "$(printf '%s\n' "$WALK_SERIES" | sed -n "${N}p")"
+		[ "$N" -ge "$total" ] || touched "$(printf '%s\n' "$WALK_SERIES" | sed -n "$((N + 1))p")"
 	} | sort -u)
 	t=$(date +%s)
 	for f in $files; do
@@ -331,7 +327,7 @@ cocci_batch() {
 	: >"$RUN/cocci-failed"
 	: >"$RUN/cocci-versions"
 	_i=0
-	for p in $BISECT_SERIES; do
+	for p in $WALK_SERIES; do
 		_i=$((_i + 1))
 		for f in $(touched "$p" | grep '\.c$'); do
 			for st in $((_i - 1)) $_i; do
@@ -339,7 +335,7 @@ cocci_batch() {
 				git -C "$T" cat-file -e "$_c:$f" 2>/dev/null || continue
 				_k=$(cocci_key "$_c" "$f")
 				echo "$st $f $_k" >>"$RUN/cocci-versions"
-				[ ! -f "$CACHE/cocci/$_k" ] && [ ! -d "$_b/$_k" ] || continue
+				if [ -f "$CACHE/cocci/$_k" ] || [ -d "$_b/$_k" ]; then continue; fi
 				for x in "$f" $(local_headers "$_c" "$f"); do
 					mkdir -p "$_b/$_k/$(dirname "$x")"
 					git -C "$T" show "$_c:$x" >"$_b/$_k/$x"
@@ -358,7 +354,8 @@ cocci_batch() {
 	say "coccinelle: $_n of $_v versions of the touched .c files," \
 		"$(grep -c . "$RUN/cocci-list") cocci files"
 	_j=0
-	for c in $(cat "$RUN/cocci-list"); do
+	mapfile -t cocci <"$RUN/cocci-list"
+	for c in "${cocci[@]}"; do
 		_j=$((_j + 1))
 		opt=$(grep "Options:" "$T/$c" | cut -d':' -f2) || true
 		_rc=0
@@ -465,11 +462,6 @@ judge() {
 	fi
 }
 
-if [ "$MODE" = state ]; then
-	state "${3:?}"
-	exit 0
-fi
-
 # ---- step 2: the final tree under other configurations -------------------
 # The worktree $1 of the stock repository at commit $2, never built in place.
 src_at() {
@@ -532,6 +524,7 @@ config_build() {
 	for x in $_on; do
 		grep -q "^CONFIG_$x=y" "$_o/.config" || die "$_name: CONFIG_$x went off with the controllers"
 	done
+	# shellcheck disable=SC2086 # one CONFIG_ name per word of $_off
 	[ -z "$_off" ] || say "$_name: off:$(printf ' CONFIG_%s' $_off)"
 
 	# Per-object warnings, as in step 1; a directory built before they were
@@ -567,7 +560,7 @@ config_build() {
 	# Objects that are gone take their warnings with them.
 	(cd "$_w" && for r in *.gcc; do
 		[ -f "$r" ] || continue
-		o=$(echo "${r%.gcc}" | sed 's|%|/|g')
+		o=${r%.gcc} o=${o//%//}
 		[ -f "$_o/$o" ] || rm -f "$r"
 	done)
 	# Warnings with no source position: the linker's, modpost's, objtool's
@@ -628,16 +621,13 @@ for name in $CONFIGS; do config_off "$name" "$KDIR/stock" >/dev/null; done
 [ -z "${SERIES_DIR:-}" ] || say "series: $SERIES_DIR/series"
 
 GATES_T0=$(date +%s)
-export GATES_T0
-"$TOP/scripts/bisect.sh" "$KVER" "$T" "$TOP/scripts/gates.sh" --state "$KVER" "$KDIR"
+walk_series "$KVER" "$T" state
 t1=$(date +%s)
-# The walk's list of patch files (bisect.sh's, SERIES_DIR or not).
-BISECT_SERIES=$(cat "$RUN/series")
 cocci_batch
 took "$t1" cocci >/dev/null
 : >"$RUN/verdicts"
 i=0
-for p in $BISECT_SERIES; do
+for p in $WALK_SERIES; do
 	i=$((i + 1))
 	judge "$i" "$p"
 done

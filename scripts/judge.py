@@ -174,9 +174,12 @@ def parse_ktap(kunit_dir, text):
         import kunit_printer
     except ImportError as e:
         bad_input(f'no KTAP parser in {kunit_dir}: {e}')
+    # The parser prints its progress through the Printer it imported as
+    # kunit_parser.stdout (to sys.stdout, coloured on a terminal).  It has
+    # no option for another stream: give it a Printer of its own on a
+    # buffer, made by the public constructor (no colour: not a tty).
     out = io.StringIO()
-    kunit_printer.stdout._output = out
-    kunit_printer.stdout._use_color = False
+    kunit_parser.stdout = kunit_printer.Printer(out)
     with contextlib.redirect_stdout(out):
         root = kunit_parser.parse_run_tests(text.split('\n'))
     return kunit_parser, root, out.getvalue()

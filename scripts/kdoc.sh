@@ -3,7 +3,7 @@
 # patch of the series (the commits base..HEAD of TREE), scripts/kernel-doc
 # -none (and -Wall where the tree's kernel-doc has it) on the .c and .h
 # files the patch touches, before and after it, read from git (no build,
-# no checkout): nothing new.  New as in make gates (lib.sh: new_lines):
+# no checkout): nothing new.  New as in make gates (lib-check.sh: new_lines):
 # line numbers do not count; kernel/fork.c, cpuset.c and cgroup.h carry
 # upstream's warnings, and 0-day reports only what a patch adds.
 # One line per patch, "ok   NN subject" or "FAIL NN subject: ..." with the
@@ -13,6 +13,7 @@
 set -eu
 STEP=kdoc
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib-check.sh"
 
 KVER=${1:?usage: kdoc.sh KVER TREE}
 TREE=${2:?usage: kdoc.sh KVER TREE}

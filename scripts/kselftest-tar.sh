@@ -21,12 +21,15 @@ mkdir -p "$OUT/guest"
 say "make -C tools/testing/selftests TARGETS=cgroupns gen_tar"
 make -C "$SELFTESTS" TARGETS=cgroupns O="$OUT/build" FORCE_TARGETS=1 gen_tar \
 	>"$OUT/gen_tar.log" 2>&1 || { tail -20 "$OUT/gen_tar.log" >&2; die "gen_tar failed ($OUT/gen_tar.log)"; }
-tarball=$(ls "$OUT"/build/kselftest/kselftest_install/kselftest-packages/kselftest.tar* 2>/dev/null | head -1)
+tarball=
+for t in "$OUT"/build/kselftest/kselftest_install/kselftest-packages/kselftest.tar*; do
+	[ -f "$t" ] && tarball=$t && break
+done
 [ -n "$tarball" ] || die "gen_tar made no tarball ($OUT/gen_tar.log)"
 tar -xf "$tarball" -C "$OUT/guest"
 list=$(sed -n 's/^cgroupns://p' "$OUT/guest/kselftest-list.txt")
 [ -n "$list" ] || die "the tarball's kselftest-list.txt has no cgroupns test"
-say "$(echo $list | wc -w) programs in $(basename "$tarball"); running them in the guest"
+say "$(echo "$list" | wc -l) programs in $(basename "$tarball"); running them in the guest"
 
 rc=0
 "$(dirname "$0")/run.sh" "$KERNEL" -e "$OUT/guest" \

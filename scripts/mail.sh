@@ -1,7 +1,7 @@
 #!/bin/bash
 # Make the mail for reviewers: cover letter and patches as one mbox with
 # "[PATCH vN i/n]" subjects, To/Cc headers (below), base-commit and b4's
-# change-id (lib.sh: series_change_id), then prove it applies: "git am" of
+# change-id (lib-series.sh: series_change_id), then prove it applies: "git am" of
 # the mbox onto a fresh worktree at base must give exactly the tree of the
 # patched variant.  Dry run unless SEND=1 (then git send-email is run on
 # the files, which takes the recipients from their To/Cc headers).
@@ -15,28 +15,19 @@
 #    reviewers and lists of the files it touches, K: matches of its text),
 #    and the Cc: trailers of its message;
 #  - the cover letter Cc:s all of them (the union).
-# Once, get_maintainer.pl ran with "-f FILE" over every file the series
-# changes, all its maintainers in To: of every mail (38 people on 6.1).
-# Two causes: the scheduler, perf and BPF people came by F: patterns of
-# files that one patch each touches (include/uapi/linux/sched.h: patch 2,
-# CLONE_NEWCGROUP; kernel/events/core.c and kernel/bpf/cgroup_iter.c:
-# patch 6; on 6.12 kernel/bpf/helpers.c: patch 13) and went to every mail
-# (their list split at commas, which cut "Liang, Kan" in two); and with
-# -f, get_maintainer.pl matches every K: regex against the whole file,
-# not against a diff's +/- lines: tools/testing/selftests/Makefile lists
-# every selftest ("TARGETS += pstore", "landlock", "pidfd"...), which
-# matched the K: of PSTORE FILESYSTEM ("\b(pstore|ramoops)", 6.1's
-# MAINTAINERS only), LANDLOCK and PIDFD API.  Run on a patch, K: matches
-# only the message, the notes and the diff's +/- lines, so pstore and
-# landlock are gone; the scheduler, perf and BPF people get the one patch
-# that touches their files; PIDFD API (Christian Brauner) stays on the
-# patches whose text is about clone3/pidfd (6, 7 and 14).
+# get_maintainer.pl runs on each patch, not with "-f FILE" on the files
+# the series changes: with -f it matches every K: regex against the whole
+# file, and tools/testing/selftests/Makefile, which lists every selftest,
+# would match PSTORE FILESYSTEM, LANDLOCK and PIDFD API; on a patch, K:
+# matches only the message, the notes and the diff's +/- lines.  And the
+# people of a file that one patch touches (include/uapi/linux/sched.h,
+# kernel/events/core.c) get that patch, not every mail.
 #
 # The sender is whoever runs this: their git identity as seen from the
 # top of this repository (git var GIT_AUTHOR_IDENT, i.e. user.name and
 # user.email) is the From: of every mail and signs off every patch; the
 # files under patches/ carry no identity of their own.  SEND=1 refuses an
-# identity that identity_problem (lib.sh) rejects; the dry run uses it
+# identity that identity_problem (lib-identity.sh) rejects; the dry run uses it
 # anyway, so that the mbox can be checked, and says why it would refuse.
 #
 # usage: mail.sh KVER TREE OUTDIR VERSION
@@ -45,6 +36,7 @@
 set -eu
 STEP=mail
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib-series.sh"
 
 # The sender's identity: IDENT_NAME, IDENT_EMAIL, and why it may not send
 # (empty when it may).

@@ -13,7 +13,7 @@ STEP=initramfs
 
 OUT=${1:?usage: mkinitramfs.sh OUT.cpio.gz [-t TESTDIR] [-l LIST] [-e EXTRADIR] [-c CMD]}
 shift
-TESTS= LIST= EXTRA= CMD= PROGRAMS=
+TESTS='' LIST='' EXTRA='' CMD='' PROGRAMS=''
 while getopts t:l:b:e:c: o; do
 	case "$o" in
 	b) PROGRAMS="$PROGRAMS $OPTARG" ;;

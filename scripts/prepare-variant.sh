@@ -2,18 +2,20 @@
 # Make the source tree of one variant:
 #   stock    the extracted Debian tree, untouched (the upstream reference)
 #   base     stock + patches/base/$KVER/*.patch (cgroup namespaces removed)
-#   patched  base + the series of KVER (lib.sh: series_file), in order
+#   patched  base + the series of KVER (lib-series.sh: series_file), in order
 # Each variant is a git worktree of the stock repository, built in place.
 # Patches are applied with "git am": no fuzz, so a patch that does not apply
 # exactly stops here, named, and the worktree is reset to where it started.
 # The patch files carry no identity: each is applied as a mail from the
-# pipeline identity (lib.sh: am_patch), and the notes for reviewers below
+# pipeline identity (lib-series.sh: am_patch), and the notes for reviewers below
 # its "---" line become the commit's git note (apply_patch), which
 # format-series.sh writes back there.
 #
 # usage: prepare-variant.sh KVER VARIANT TREE [SUFFIX]
 set -eu
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib-disk.sh"
+. "$(dirname "$0")/lib-series.sh"
 
 KVER=${1:?usage: prepare-variant.sh KVER VARIANT TREE}
 VARIANT=${2:?}

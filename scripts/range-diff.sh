@@ -19,6 +19,7 @@
 set -eu
 STEP=range-diff
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib-series.sh"
 
 if [ "${1:-}" = -r ]; then
 	REV=${2:?usage: range-diff.sh -r REV KVER}
@@ -54,8 +55,9 @@ side() {
 	_series=$(TOP=$3 series_patches "$_kver") || exit 1
 	git -C "$R" checkout -q --orphan "$_name"
 	git -C "$R" rm -q -r -f --ignore-unmatch . >/dev/null
-	# shellcheck disable=SC2086
-	for _p in $(sed -n 's|^diff --git a/\([^ ]*\) b/\([^ ]*\)$|\1\n\2|p' $_base $_series | sort -u); do
+	# shellcheck disable=SC2086 # the patch files, one path a word
+	mapfile -t _paths < <(sed -n 's|^diff --git a/\([^ ]*\) b/\([^ ]*\)$|\1\n\2|p' $_base $_series | sort -u)
+	for _p in "${_paths[@]}"; do
 		git -C "$_stock" cat-file -e "stock:$_p" 2>/dev/null || continue
 		mkdir -p "$R/$(dirname "$_p")"
 		git -C "$_stock" show "stock:$_p" >"$R/$_p"

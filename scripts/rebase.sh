@@ -25,6 +25,7 @@
 set -eu
 STEP=rebase
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib-series.sh"
 
 FROM=${1:?usage: rebase.sh FROM KVER TREE FROM_TREE}
 KVER=${2:?usage: rebase.sh FROM KVER TREE FROM_TREE}
@@ -119,8 +120,9 @@ if [ "${RESTART:-0}" = 1 ] || ! [ -f "$TREE/.rebase-state" ] ||
 	head >"$TREE/.rebase-base"
 	# The preimages of every FROM patch, for the three-way fallback.
 	BLOB=$(mktemp)
-	# shellcheck disable=SC2086
-	for id in $(sed -n 's/^index \([0-9a-f]*\)\.\.[0-9a-f]*.*/\1/p' $patches | sort -u); do
+	# shellcheck disable=SC2086 # the patch files, one path a word
+	mapfile -t ids < <(sed -n 's/^index \([0-9a-f]*\)\.\.[0-9a-f]*.*/\1/p' $patches | sort -u)
+	for id in "${ids[@]}"; do
 		case "$id" in *[!0]*) ;; *) continue ;; esac
 		git -C "$FROM_TREE" cat-file blob "$id" >"$BLOB" 2>/dev/null ||
 			die "blob $id of a $FROM patch is not in $FROM_TREE (make prepare KVER=$FROM VARIANT=patched)"

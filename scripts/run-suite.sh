@@ -52,11 +52,11 @@ grep -E '^(not ok|ok) |^    (not ok|ok .*# SKIP)' "$out.ktap" | sed 's/^/  | /' 
 debug=
 [ -z "${DEBUG_SUFFIX:-}" ] || debug=--debug
 # What differs on this tree comes first: the first rule that matches wins.
-tree_expect=
-[ ! -f "$SUITE/expect/$KVER/$VARIANT" ] || tree_expect="--expect $SUITE/expect/$KVER/$VARIANT"
+tree_expect=()
+[ ! -f "$SUITE/expect/$KVER/$VARIANT" ] || tree_expect=(--expect "$SUITE/expect/$KVER/$VARIANT")
 jrc=0
 python3 "$TOP/scripts/judge.py" --variant "$name" --kver "$KVER" --ktap "$out.ktap" \
-	--console "$out.console" --cases "$CASES" $tree_expect --expect "$SUITE/expect/$VARIANT" \
+	--console "$out.console" --cases "$CASES" "${tree_expect[@]}" --expect "$SUITE/expect/$VARIANT" \
 	--kunit "$PARSER/tools/testing/kunit" --json "$out.json" --junit "$out.xml" \
 	--parser-log "$out.kunit" $debug >"$out.summary" || jrc=$?
 cat "$out.summary"

@@ -11,7 +11,7 @@ STEP=setup
 
 PKGS="linux-source-6.1 linux-source-6.12 build-essential gcc make bc flex bison
 libelf-dev libssl-dev qemu-system-x86 busybox-static cpio ccache util-linux
-kmod xz-utils git perl python3 gawk gnuplot-nox rsync $*"
+kmod xz-utils git perl python3 gawk gnuplot-nox rsync shellcheck pyflakes3 $*"
 
 installed() {
 	case "$(dpkg-query -W -f='${Status}' "$1" 2>/dev/null || true)" in

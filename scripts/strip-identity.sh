@@ -12,6 +12,7 @@
 set -eu
 STEP=${STEP:-strip-identity}
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib-patch.sh"
 
 [ $# -gt 0 ] || die "usage: strip-identity.sh FILE..."
 for f in "$@"; do

@@ -1,7 +1,11 @@
 #!/bin/bash
+# The commands under test run in "sh -c '...' - ARG..." with their own $1:
+# shellcheck disable=SC2016
+# pass and fail always succeed: "COND && pass ... || fail ..." is if-else.
+# shellcheck disable=SC2015
 # "make test-tooling": the tooling's own tests, on nothing but git and a
 # scratch repository (no kernel tree, no network, nothing sent):
-#  - the identity validator (lib.sh: identity_problem) on good and bad
+#  - the identity validator (lib-identity.sh: identity_problem) on good and bad
 #    identities, and the mail gate: SEND=1 refuses a bad one;
 #  - no file under patches/ carries an identity (From:, Signed-off-by:,
 #    Co-developed-by:);
@@ -21,6 +25,8 @@
 set -eu
 STEP=test-tooling
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib-disk.sh"
+. "$(dirname "$0")/lib-series.sh"
 
 S=$(cd "$(dirname "$0")" && pwd)
 TOP=$(dirname "$S")
@@ -247,7 +253,7 @@ check "mail: the cover letter is signed by the sender's name, in UTF-8" \
 	sh -c 'grep -qx "José Müller (3):" "$1" && grep -qx "Content-Type: text/plain; charset=UTF-8" "$1"' - "$TMP/mail/v2-0000-cover-letter.patch"
 git -C "$R" worktree add -q --detach "$TMP/am" base
 check "mail: git am of the mbox gives the same tree" \
-	sh -c 'cat "$1"/*.patch | (. "$3/lib.sh"; pipeline_env; git -C "$2" am -q --empty=drop) &&
+	sh -c 'cat "$1"/*.patch | (. "$3/lib.sh"; . "$3/lib-identity.sh"; pipeline_env; git -C "$2" am -q --empty=drop) &&
 		[ "$(git -C "$2" rev-parse "HEAD^{tree}")" = "$(git -C "$4" rev-parse "HEAD^{tree}")" ] &&
 		[ "$(git -C "$2" log -1 --format=%an)" = "José Müller" ]' - "$TMP/mail" "$TMP/am" "$S" "$W"
 
@@ -400,9 +406,9 @@ fi
 # ---- need_space: a step that would fill the disk stops first, named ----
 free=$(free_mib "$TMP")
 check "need_space: enough room under a directory not made yet" \
-	bash -c '. "$1/lib.sh"; need_space "$2/not/yet" 1 demo' - "$S" "$TMP"
+	bash -c '. "$1/lib.sh"; . "$1/lib-disk.sh"; need_space "$2/not/yet" 1 demo' - "$S" "$TMP"
 check "need_space: too little room is one error naming the step and both sizes" \
-	bash -c '! out=$(. "$1/lib.sh"; need_space "$2/not/yet" "$3" demo 2>&1) &&
+	bash -c '! out=$(. "$1/lib.sh"; . "$1/lib-disk.sh"; need_space "$2/not/yet" "$3" demo 2>&1) &&
 		[ "$(echo "$out" | wc -l)" -eq 1 ] &&
 		echo "$out" | grep -q "^ERROR \[.*\]: demo needs about $3 MiB free under $2/not/yet, its file system has [0-9]* MiB"' \
 	- "$S" "$TMP" $((free + 1000000))

@@ -1,0 +1,24 @@
+#!/bin/bash
+# "make build-each": build KVER's tree after each patch of its series in
+# order, the base alone first, and name the first patch after which it does
+# not build (a series must build at every patch, for git bisect).  Uses a
+# worktree of its own, so the variants' trees are left alone.
+#
+# usage: build-each.sh KVER TREE
+set -eu
+STEP=build-each
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib-series.sh"
+
+KVER=${1:?usage: build-each.sh KVER TREE}
+TREE=${2:?usage: build-each.sh KVER TREE}
+check_kver "$KVER"
+
+# The walk builds the base itself; every later state is built here.
+build_state() {
+	[ "$1" -eq 0 ] || "$TOP/scripts/build-kernel.sh" "$TREE" ||
+		die "the tree does not build after patch $1"
+}
+
+walk_series "$KVER" "$TREE" build_state
+say "the tree builds after each of the $(printf '%s\n' "$WALK_SERIES" | wc -l) patches"

@@ -25,7 +25,6 @@ BZIMAGE  := $(TREE)/arch/x86/boot/bzImage
 TESTOUT  := $(KDIR)/tests
 RESULTS  := $(KDIR)/results
 PATCHED  := $(KDIR)/patched
-CASES    := $(CURDIR)/tests/cases
 
 # The pipeline's steps run one after the other (each build is parallel
 # inside): a suite must never boot a kernel that is still being built, and
@@ -45,18 +44,19 @@ help:
 	@echo "  check-variant  build + suite for one KVER/VARIANT"
 	@echo "  check-debug    check-variant of patched with DEBUG=1"
 	@echo "  run CMD='..' [EXTRA=dir]  boot the kernel and run CMD instead of the suite"
-	@echo "  shell          interactive busybox shell on the kernel"
+	@echo "  shell [EXTRA=dir]  interactive busybox shell on the kernel"
 	@echo "  kernel-path    print the bzImage path (use make -s)"
 	@echo "  bench [PAIRS=2]  boot stock, patched, base alternately (icount) and print what cgroup namespaces cost"
-	@echo "  checkpatch kdoc roundtrip build-each mail refresh   maintainer workflow (README)"
+	@echo "  checkpatch kdoc roundtrip build-each   the series checks (docs/maintainers.md)"
+	@echo "  refresh [TREE=dir]   write series and patches/ from the patched worktree"
+	@echo "  mail [V=3] [SEND=1]  the series as mail (dry run unless SEND=1)"
 	@echo "  lint test-tooling test-judge   the repository's own checks (in make check)"
 	@echo "  fuzz [SEED=1] [FUZZ_OPS=20000] [FUZZ_SECONDS=60]   fail-nth walk, stress-ng, trinity on stock and patched DEBUG=1"
 	@echo "  rebase [FROM=6.1] KVER=6.12 [RESTART=1]   carry FROM's series to KVER (git am -3, rerere)"
 	@echo "  range-diff [FROM=6.1] KVER=6.12 | range-diff OLD=<rev> [KVER=]   git range-diff of two series"
 	@echo "  kselftest-tar  the series' selftests via gen_tar + run_kselftest.sh in the guest"
 	@echo "  gates [SERIES_DIR=dir] [GATES_CONFIGS=..]  0-day/NIPA checks: per patch nothing new from W=1, sparse, kernel-doc, coccinelle; the final tree under 4 configs"
-	@echo "  test-judge     the judge's verdicts on saved guest output (no boot)"
-	@echo "  setup extract prepare config kernel tests   single steps"
+	@echo "  setup extract prepare config kernel tests suite   single steps"
 	@echo "  clean          remove $(O)/"
 
 setup:
@@ -79,7 +79,7 @@ kernel: config
 tests: extract
 	@$(S)/prepare-variant.sh $(KVER) patched $(PATCHED)
 	@echo "[tests] building the selftests of $(PATCHED) into $(TESTOUT)" >&2
-	@$(MAKE) -s -C tests KSRC=$(PATCHED) OUT=$(TESTOUT) CASES=$(CASES) || \
+	@$(MAKE) -s -C tests KSRC=$(PATCHED) OUT=$(TESTOUT) || \
 		{ echo "ERROR [tests]: building the test binaries failed" >&2; exit 1; }
 
 # Always the kernel and tests of this very source: never a stale one.
@@ -112,7 +112,7 @@ bench: setup
 
 # Both trees: 6.1's kernels (not DEBUG=1) and series, 6.12's series
 # (checkpatch, kdoc, round trip, mail) without a kernel build: more
-# kernels would take make check past 75 minutes cold (README).  With KVER
+# kernels would take make check past 75 minutes cold (CI's limit is 90).  With KVER
 # given, that tree in full, DEBUG=1 included.
 CHECK_TREES := $(if $(filter command line environment,$(origin KVER)),$(KVER),6.1/kernels 6.12/series)
 check: setup
@@ -121,7 +121,7 @@ check: setup
 clean:
 	rm -rf $(BUILD)
 
-# ---- maintainer workflow (README: "For maintainers") ----
+# ---- maintainer workflow (README: working on the series; docs/maintainers.md) ----
 V        ?= 3
 
 checkpatch: extract
@@ -186,7 +186,7 @@ gates: extract
 		$(S)/gates.sh $(KVER) $(KDIR)
 
 # Bounded fuzzing and stress under the DEBUG=1 kernels of stock and
-# patched (not in make check; README: make fuzz).  SEED and FUZZ_OPS fix
+# patched (not in make check; docs/fuzz-and-gates.md).  SEED and FUZZ_OPS fix
 # trinity's run, FUZZ_SECONDS each of the two stress phases.
 SEED         ?= 1
 FUZZ_OPS     ?= 20000

@@ -4,7 +4,7 @@
 # (mail.sh adds the sender's; the files carry none).  A patch passes when
 # checkpatch reports no ERROR, and each WARNING/CHECK type it reports is
 # justified in the patch's notes for reviewers, between its "---" line and
-# the diffstat (a git note in the patched tree, README: "For maintainers"),
+# the diffstat (a git note in the patched tree, docs/maintainers.md),
 # by a line "checkpatch: TYPE: why" (or "checkpatch: TYPE1, TYPE2: why").
 #
 # The identity of the mailed form is the sender's when it may send mail

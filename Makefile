@@ -172,6 +172,7 @@ build-each: extract
 
 # shellcheck and pyflakes on every script: zero findings.
 lint: setup
+	@$(S)/setup.sh shellcheck pyflakes3
 	@$(S)/lint.sh
 
 # What the 0-day bot and NIPA check, per patch and on the final tree under

@@ -86,9 +86,10 @@ apply_patch() {
 # the base fixture: the base tree configured and built, "$3 0" run there,
 # then each patch applied in order and "$3 N" run in the state after patch
 # N.  $3 is a command or a function (make build-each builds, make gates
-# checks), run as a plain command so that set -e holds inside it: a step
-# that fails ends the script, after the progress line naming the patch;
-# a patch that does not apply stops the walk too.  WALK_SERIES holds the patch files, one a line.  With
+# checks), run as a plain command so that set -e holds inside it (as the
+# left side of || it would not): a command of the step that fails ends
+# the script, and the ERR trap, which fires where set -e would exit, names
+# the patch first.  A patch that does not apply stops the walk too.  WALK_SERIES holds the patch files, one a line.  With
 # SERIES_DIR=dir set, the walk takes the series that dir/series lists, its
 # files in dir (a scratch copy), instead of KVER's.
 walk_series() {
@@ -96,9 +97,9 @@ walk_series() {
 	if [ -n "${SERIES_DIR:-}" ]; then
 		SERIES_DIR=$(cd "$SERIES_DIR" 2>/dev/null && pwd) || die "no directory $SERIES_DIR"
 		[ -f "$SERIES_DIR/series" ] || die "no series file in $SERIES_DIR"
-		WALK_SERIES=$(for _p in $(series_names "$SERIES_DIR/series"); do
-			[ -f "$SERIES_DIR/$_p" ] || die "$SERIES_DIR/series names $_p, which is not there"
-			echo "$SERIES_DIR/$_p"
+		WALK_SERIES=$(for _n in $(series_names "$SERIES_DIR/series"); do
+			[ -f "$SERIES_DIR/$_n" ] || die "$SERIES_DIR/series names $_n, which is not there"
+			echo "$SERIES_DIR/$_n"
 		done)
 	else
 		WALK_SERIES=$(series_patches "$_kv")
@@ -113,6 +114,8 @@ walk_series() {
 	pipeline_env
 	# The tree is about to be no variant at all: prepare-variant starts over.
 	rm -f "$_tree/.variant-stamp"
+	set -E
+	trap 'die "stopped at the tree after patch $_i/${_total:-?} (${_p:-the base alone})"' ERR
 	"$_step" 0
 	_total=$(printf '%s\n' "$WALK_SERIES" | wc -l)
 	for _f in $WALK_SERIES; do
@@ -123,4 +126,6 @@ walk_series() {
 		say "patch $_i/$_total: $_p"
 		"$_step" "$_i"
 	done
+	trap - ERR
+	set +E
 }

@@ -15,10 +15,11 @@ command -v shellcheck >/dev/null || die "shellcheck is not installed (make setup
 command -v pyflakes3 >/dev/null || die "pyflakes3 is not installed (make setup)"
 cd "$TOP"
 
-# The repository's files (what git tracks or would track), or all of them
-# outside build/ in a copy that is not a git checkout.
+# The repository's files (what git tracks: not a build directory that O=
+# put inside it), or all of them outside build/ in a copy that is not a
+# git checkout.
 files() {
-	git ls-files -co --exclude-standard 2>/dev/null ||
+	git ls-files -c 2>/dev/null ||
 		find . -path ./build -prune -o -path ./.git -prune -o -type f -print | sed 's|^\./||'
 }
 

@@ -2,7 +2,8 @@
 # Install the Debian packages the pipeline needs, or print the exact command
 # when we are not root.  Safe to run again: it only acts on what is missing.
 # Package names given as arguments are added: those only one target needs
-# (make gates: sparse coccinelle), installed the same way.
+# (make gates: sparse coccinelle; make lint: shellcheck pyflakes3),
+# installed the same way.
 #
 # usage: setup.sh [PACKAGE...]
 set -eu
@@ -11,7 +12,7 @@ STEP=setup
 
 PKGS="linux-source-6.1 linux-source-6.12 build-essential gcc make bc flex bison
 libelf-dev libssl-dev qemu-system-x86 busybox-static cpio ccache util-linux
-kmod xz-utils git perl python3 gawk gnuplot-nox rsync shellcheck pyflakes3 $*"
+kmod xz-utils git perl python3 gawk gnuplot-nox rsync $*"
 
 installed() {
 	case "$(dpkg-query -W -f='${Status}' "$1" 2>/dev/null || true)" in

@@ -164,6 +164,24 @@ static void write_file(const char *path, const char *s)
 	write_at(path, AT_FDCWD, path, s);
 }
 
+/*
+ * Make directory @nm in @dirfd (it may exist already), close @dirfd and
+ * return an fd of the new directory: one step down a chain of cgroups.
+ * Any failure ends the setup, naming @what.
+ */
+static int mkdir_enter(int dirfd, const char *nm, const char *what)
+{
+	int fd;
+
+	if (mkdirat(dirfd, nm, 0755) && errno != EEXIST)
+		error("setup", what);
+	fd = openat(dirfd, nm, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		error("setup", what);
+	close(dirfd);
+	return fd;
+}
+
 /* Time reading @path @n times; reports ns per read and leaves the data in buf. */
 static void time_read(const char *name, const char *path, int n)
 {
@@ -438,23 +456,15 @@ static int long_fd[LONG_LEVELS + 1];	/* fd of each level of TOP/long/... */
 static void make_long_chain(void)
 {
 	char nm[LONG_NAME + 1];
-	int fd = open(TOP, O_RDONLY | O_DIRECTORY | O_CLOEXEC), next;
+	int fd = open(TOP, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 
-	if (fd < 0 || (mkdirat(fd, "long", 0755) && errno != EEXIST))
-		error("setup", "long");
-	next = openat(fd, "long", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	close(fd);
-	fd = next;
+	if (fd < 0)
+		error("setup", TOP);
+	fd = mkdir_enter(fd, "long", "long");
 	for (int i = 1; i <= LONG_LEVELS; i++) {
 		memset(nm, 'a' + i % 26, LONG_NAME);
 		nm[LONG_NAME] = '\0';
-		if (mkdirat(fd, nm, 0755) && errno != EEXIST)
-			error("setup", "long level");
-		next = openat(fd, nm, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		if (next < 0)
-			error("setup", "open long level");
-		close(fd);
-		fd = next;
+		fd = mkdir_enter(fd, nm, "long level");
 		long_fd[i] = -1;
 		for (size_t k = 0; k < sizeof(long_depths) / sizeof(*long_depths); k++)
 			if (long_depths[k] == i)
@@ -573,7 +583,7 @@ static void make_lchains(void)
 		struct lchain *ch = &lchains[c];
 		size_t len = (size_t)ch->levels * (ch->n + 1);
 		char nm[256];
-		int fd, next;
+		int fd;
 
 		ch->path = malloc(len + 1);
 		if (!ch->path)
@@ -592,13 +602,7 @@ static void make_lchains(void)
 		for (int i = 1; i <= ch->levels; i++) {
 			memcpy(nm, ch->path + (size_t)(i - 1) * (ch->n + 1) + 1, ch->n);
 			nm[ch->n] = '\0';
-			if (mkdirat(fd, nm, 0755) && errno != EEXIST)
-				error("setup", "mkdir long-path level");
-			next = openat(fd, nm, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-			if (next < 0)
-				error("setup", "open long-path level");
-			close(fd);
-			fd = next;
+			fd = mkdir_enter(fd, nm, "long-path level");
 			count++;
 			if (i < ch->levels)
 				write_at("setup", fd, "cgroup.subtree_control", "+cpuset");

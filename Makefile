@@ -33,16 +33,19 @@ PATCHED  := $(KDIR)/patched
 
 .PHONY: all help setup extract prepare config kernel tests suite check-variant \
 	run shell kernel-path check check-debug checkpatch build-each mail refresh \
-	roundtrip kdoc lint test-tooling test-judge kselftest-tar bench rebase range-diff fuzz gates clean
+	roundtrip kdoc lint test-tooling test-judge kselftest-tar bench rebase range-diff fuzz gates clean \
+	check-debian shell-debian
 
 all: setup kernel tests suite
 
 help:
 	@echo "make [KVER=6.1|6.12] [VARIANT=stock|base|patched] [DEBUG=1] [ACCEL=tcg|kvm] [O=dir]"
 	@echo "  all (default)  set up, build the kernel, boot it, run the suite"
-	@echo "  check          6.1 stock, base, patched, kselftest-tar; checkpatch, kdoc, roundtrip, mail of 6.1 and 6.12; test-judge, test-tooling, lint; KVER=x: x in full (also DEBUG=1)"
+	@echo "  check          6.1 stock, base, patched, kselftest-tar, check-debian; checkpatch, kdoc, roundtrip, mail of 6.1 and 6.12; test-judge, test-tooling, lint; KVER=x: x in full (also DEBUG=1)"
 	@echo "  check-variant  build + suite for one KVER/VARIANT"
 	@echo "  check-debug    check-variant of patched with DEBUG=1"
+	@echo "  check-debian [DEBIAN_VARIANTS='patched stock']  the Debian guest: systemd, containers, criu, netfilter"
+	@echo "  shell-debian   the Debian guest with the kernel of VARIANT, root on the console"
 	@echo "  run CMD='..' [EXTRA=dir]  boot the kernel and run CMD instead of the suite"
 	@echo "  shell [EXTRA=dir]  interactive busybox shell on the kernel"
 	@echo "  kernel-path    print the bzImage path (use make -s)"
@@ -96,6 +99,22 @@ run: kernel
 shell: kernel tests
 	@$(S)/mkinitramfs.sh $(KDIR)/shell.cpio.gz $(if $(EXTRA),-e $(EXTRA)) -t $(TESTOUT)
 	@$(S)/boot.sh $(BZIMAGE) $(KDIR)/shell.cpio.gz /dev/null shell
+
+# The Debian guest (systemd as PID 1, container runtimes, criu,
+# netfilter): tests/debian, docs/debian.md.  Its rootfs is cached per
+# machine (CGNS_CACHE, default /var/cache/cgns).
+DEBIAN_VARIANTS ?= patched stock
+DEBIAN_IMAGE    := $(KDIR)/debian/disk.img
+check-debian: setup
+	@$(S)/setup.sh mmdebstrap e2fsprogs
+	@$(MAKE) -s prepare VARIANT=patched DEBUG=0
+	@$(S)/check-debian.sh $(KVER) $(KDIR) $(DEBIAN_VARIANTS)
+
+shell-debian: kernel
+	@$(S)/setup.sh mmdebstrap e2fsprogs
+	@$(MAKE) -s prepare VARIANT=patched DEBUG=0
+	@$(S)/debian-image.sh $(KVER) $(PATCHED) $(DEBIAN_IMAGE) $(CURDIR)/tests/cases $(CURDIR)/tests/debian/cases
+	@DISK=$(DEBIAN_IMAGE) MEM=2048 $(S)/boot.sh $(BZIMAGE) - /dev/null shell
 
 kernel-path:
 	@test -f $(BZIMAGE) || { echo "ERROR: $(BZIMAGE) not built (make kernel)" >&2; exit 1; }

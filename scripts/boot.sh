@@ -3,8 +3,10 @@
 # The console (ttyS0, kernel messages) goes to CONSOLE_LOG; the guest's
 # output (ttyS1) goes to stdout.  QEMU always runs under a hard timeout.
 #
-# usage: boot.sh KERNEL INITRD CONSOLE_LOG MODE
+# usage: boot.sh KERNEL INITRD|- CONSOLE_LOG MODE
 #   MODE: suite | cmd | shell (shell: console on this terminal, no ttyS1)
+#   INITRD "-": none; DISK=image is the root file system (/dev/vda),
+#   booted as a snapshot that leaves the image as it was
 # env:  ACCEL=tcg|kvm  TIMEOUT=seconds  MEM=MiB  APPEND="extra cmdline"
 #       SMP=vCPUs (default 2)  ICOUNT=N[,suboptions] (tcg only: "-icount
 #       shift=N[,...]", the guest clock counts instructions; unset: none)
@@ -23,7 +25,14 @@ SMP=${SMP:-2}
 ICOUNT=${ICOUNT:-}
 
 [ -f "$KERNEL" ] || die "no kernel at $KERNEL (make kernel)"
-[ -f "$INITRD" ] || die "no initramfs at $INITRD"
+root=(-initrd "$INITRD")
+if [ "$INITRD" = - ]; then
+	[ -f "${DISK:-}" ] || die "no root disk (DISK=${DISK:-})"
+	root=(-drive "file=$DISK,if=virtio,format=raw,snapshot=on")
+	APPEND="root=/dev/vda rw ${APPEND:-}"
+else
+	[ -f "$INITRD" ] || die "no initramfs at $INITRD"
+fi
 command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 missing (make setup)"
 # 4-level paging: with TCG's la57, a KASAN kernel of 6.1 now and then
 # reports a wild-memory-access in handle_edge_irq() early in boot, before
@@ -42,7 +51,7 @@ fi
 # panic=-1 and -no-reboot: a panic or "reboot -f" ends QEMU at once.
 append="console=ttyS0 panic=-1 oops=panic loglevel=6 cgns.mode=$MODE ${APPEND:-}"
 qemu=(qemu-system-x86_64 -accel "$ACCEL" -cpu "$cpu" -smp "$SMP" "${icount[@]}" -m "$MEM"
-	-kernel "$KERNEL" -initrd "$INITRD" -append "$append"
+	-kernel "$KERNEL" "${root[@]}" -append "$append"
 	-display none -no-reboot -nodefaults)
 
 if [ "$MODE" = shell ]; then

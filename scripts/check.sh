@@ -2,7 +2,9 @@
 # "make check": for each tree given as KVER, its variants built, booted and
 # judged against their expectations (tests/expect/[KVER/]VARIANT), the
 # patched kernel also under lockdep/KASAN/kmemleak (DEBUG=1), the selftests
-# as CI systems take them (gen_tar, run_kselftest.sh); for each tree its
+# as CI systems take them (gen_tar, run_kselftest.sh), patched and stock in
+# the Debian guest with systemd and container clients (check-debian,
+# docs/debian.md); for each tree its
 # series checked (checkpatch, kernel-doc per patch, round trip, mail); then
 # the judge's own tests, the tooling's own tests and the lint of every
 # script.  KVER/kernels leaves
@@ -56,7 +58,9 @@ for t in "$@"; do
 			steps="$steps $k:patched-debug"
 			results="$results $k:patched-debug"
 		fi
-		steps="$steps $k:kselftest-tar"
+		add_mib "$k/debian"
+		steps="$steps $k:kselftest-tar $k:debian"
+		results="$results $k:debian-patched $k:debian-stock"
 		;;
 	*/series) ;;
 	*) die "unknown '$t' (KVER, KVER/kernels or KVER/series)" ;;
@@ -70,6 +74,7 @@ for s in $steps; do
 	case "$step" in
 	kselftest-tar | test-judge | test-tooling | lint | checkpatch | kdoc | roundtrip | mail) target=$step ;;
 	patched-debug) target="check-variant VARIANT=patched DEBUG=1" ;;
+	debian) target=check-debian ;;
 	*) target="check-variant VARIANT=$step" ;;
 	esac
 	kv=KVER=$tree name="$tree $step"

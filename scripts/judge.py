@@ -100,10 +100,19 @@ def bad_input(msg):
     sys.exit(2)
 
 
-def load_cases(path, kver=None):
-    """The expected binaries (in order) and their cases (in order).  A
-    case that only some trees have names them: "BINARY:CASE KVER[,KVER]"."""
+def load_cases(paths, kver=None):
+    """The expected binaries (in order) and their cases (in order), from
+    one or more case lists read one after the other.  A case that only
+    some trees have names them: "BINARY:CASE KVER[,KVER]"."""
     order, cases = [], {}
+    for path in paths:
+        read_cases(path, kver, order, cases)
+    if not order:
+        bad_input(f'{", ".join(paths)} list no case')
+    return order, cases
+
+
+def read_cases(path, kver, order, cases):
     try:
         with open(path) as f:
             for n, line in enumerate(f, 1):
@@ -124,9 +133,6 @@ def load_cases(path, kver=None):
                 cases[binary].append(case)
     except OSError as e:
         bad_input(f'cannot read the case list: {e}')
-    if not order:
-        bad_input(f'{path} lists no case')
-    return order, cases
 
 
 def load_expect(path):
@@ -376,7 +382,8 @@ def main():
     ap.add_argument('--kver', help='the tree (6.1, 6.12): which cases it has (tests/cases)')
     ap.add_argument('--ktap', required=True, help="the guest's KTAP document")
     ap.add_argument('--console', required=True, help='the kernel console log')
-    ap.add_argument('--cases', required=True, help='tests/cases')
+    ap.add_argument('--cases', required=True, action='append',
+                    help='tests/cases (again: more cases, after those)')
     ap.add_argument('--expect', required=True, action='append',
                     help='tests/expect/KVER/VARIANT, tests/expect/VARIANT: '
                     'repeatable, the rules of all in order (first match wins)')

@@ -18,14 +18,7 @@ SELFTESTS=$TREE/tools/testing/selftests
 
 rm -rf "$OUT"
 mkdir -p "$OUT/guest"
-say "make -C tools/testing/selftests TARGETS=cgroupns gen_tar"
-make -C "$SELFTESTS" TARGETS=cgroupns O="$OUT/build" FORCE_TARGETS=1 gen_tar \
-	>"$OUT/gen_tar.log" 2>&1 || { tail -20 "$OUT/gen_tar.log" >&2; die "gen_tar failed ($OUT/gen_tar.log)"; }
-tarball=
-for t in "$OUT"/build/kselftest/kselftest_install/kselftest-packages/kselftest.tar*; do
-	[ -f "$t" ] && tarball=$t && break
-done
-[ -n "$tarball" ] || die "gen_tar made no tarball ($OUT/gen_tar.log)"
+tarball=$(kselftest_tarball "$TREE" cgroupns "$OUT/build")
 tar -xf "$tarball" -C "$OUT/guest"
 list=$(sed -n 's/^cgroupns://p' "$OUT/guest/kselftest-list.txt")
 [ -n "$list" ] || die "the tarball's kselftest-list.txt has no cgroupns test"

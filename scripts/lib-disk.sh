@@ -7,9 +7,11 @@
 # the step, or as a run that ends without its summary.  What the steps
 # write, in MiB, rounded up from 6.12, the larger tree: an extracted tree
 # with its git repository and checkout, a variant's worktree with its
-# kernel built, a DEBUG=1 one built.  The environment may set them
+# kernel built, a DEBUG=1 one built, the Debian guest's disk (with the
+# unpacked tree it is made from).  The environment may set them
 # (test-tooling does, to see make check stop).
 : "${DISK_TREE_MIB:=2600}" "${DISK_VARIANT_MIB:=1900}" "${DISK_DEBUG_MIB:=2600}"
+: "${DISK_DEBIAN_MIB:=1600}"
 need_space() {
 	_d=$1
 	until [ -d "$_d" ]; do _d=$(dirname "$_d"); done
@@ -24,10 +26,12 @@ free_mib() {
 }
 
 # The MiB the tree directory $1 of build/KVER/ takes, made and built:
-# stock is the extracted tree, NAME-debug a DEBUG=1 variant.
+# stock is the extracted tree, NAME-debug a DEBUG=1 variant, debian the
+# Debian guest's disk.
 disk_mib() {
 	case "$1" in
 	stock) echo "$DISK_TREE_MIB" ;;
+	debian) echo "$DISK_DEBIAN_MIB" ;;
 	*-debug) echo "$DISK_DEBUG_MIB" ;;
 	*) echo "$DISK_VARIANT_MIB" ;;
 	esac

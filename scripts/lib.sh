@@ -31,6 +31,23 @@ check_kver() {
 	esac
 }
 
+# The programs a guest runs on tree $1, in order, from the case lists
+# $2...: each binary once, without those only other trees have.  Each tree
+# a case names must be one we know.
+guest_programs() {
+	_gp_k=$1
+	shift
+	for _gp_f; do
+		[ -f "$_gp_f" ] || die "no case list $_gp_f"
+		for _gp_t in $(series_names "$_gp_f" | awk 'NF > 1 { gsub(/,/, " ", $2); print $2 }' | sort -u); do
+			check_kver "$_gp_t"
+		done
+	done
+	for _gp_f; do series_names "$_gp_f"; done |
+		awk -v k="$_gp_k" 'NF < 2 || index("," $2 ",", "," k ",") {
+			sub(/:.*/, "", $1); if (!seen[$1]++) print $1 }'
+}
+
 # The entries of a list file $1 (the series file, tests/cases), without
 # comments and blank lines; nothing if there is no such file.
 series_names() {
@@ -44,4 +61,17 @@ check_variant() {
 	stock | base | patched) ;;
 	*) die "unknown VARIANT '$1' (supported: stock base patched)" ;;
 	esac
+}
+
+# The kselftest tarball of TARGETS $2 (e.g. "cgroupns cgroup") of tree $1,
+# built under $3 as CI systems build it ("make gen_tar"); prints its path.
+kselftest_tarball() {
+	_kt_st=$1/tools/testing/selftests
+	say "make -C tools/testing/selftests TARGETS='$2' gen_tar"
+	make -C "$_kt_st" TARGETS="$2" O="$3" FORCE_TARGETS=1 gen_tar >"$3.log" 2>&1 ||
+		{ tail -20 "$3.log" >&2; die "gen_tar failed ($3.log)"; }
+	for _kt_t in "$3"/kselftest/kselftest_install/kselftest-packages/kselftest.tar*; do
+		[ -f "$_kt_t" ] && echo "$_kt_t" && return 0
+	done
+	die "gen_tar made no tarball ($3.log)"
 }

@@ -38,6 +38,8 @@ mkdir -p "$ROOT/bin" "$ROOT/usr/bin" "$ROOT/proc" "$ROOT/sys" "$ROOT/dev" \
 cp "$BUSYBOX" "$ROOT/bin/busybox"
 cp "$TOP/initramfs/init" "$ROOT/init"
 cp "$TOP/initramfs/run-tests" "$ROOT/bin/run-tests"
+mkdir -p "$ROOT/lib/cgns"
+cp "$TOP/initramfs/ktap.sh" "$ROOT/lib/cgns/ktap.sh"
 printf 'root:x:0:0:root:/root:/bin/sh\nnobody:x:65534:65534:nobody:/:/bin/sh\n' >"$ROOT/etc/passwd"
 printf 'root:x:0:\nnogroup:x:65534:\n' >"$ROOT/etc/group"
 # busybox sh runs its own applets before $PATH: make the shells of

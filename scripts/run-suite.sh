@@ -10,6 +10,11 @@
 # usage: run-suite.sh KVER VARIANT TREE TESTDIR RESULTDIR PARSER_TREE
 #   PARSER_TREE: the kernel tree whose tools/testing/kunit parses the KTAP
 # env: SUITE=dir   another suite's cases and expect/ (make fuzz: fuzz/)
+#      CASES="file..."  the case lists, read in order (default: SUITE/cases)
+#      EXPECT_DIRS="dir..."  where expectations are, first match wins
+#                      (default: SUITE/expect)
+#      DISK=image  boot this root disk (with the programs of the case
+#                  lists, debian-image.sh) instead of an initramfs
 #      PROGRAMS="p..."  host programs for the guest (mkinitramfs.sh -b)
 #      PREFIX=name- before the result names; APPEND: boot.sh's
 set -eu
@@ -23,40 +28,50 @@ TESTS=${4:?}
 RES=${5:?}
 PARSER=${6:?}
 SUITE=${SUITE:-$TOP/tests}
-CASES=$SUITE/cases
+CASES=${CASES:-$SUITE/cases}
+EXPECT_DIRS=${EXPECT_DIRS:-$SUITE/expect}
 mkdir -p "$RES"
 name=${PREFIX:-}$VARIANT${DEBUG_SUFFIX:-}
 out=$RES/$name
 rm -f "$out.ktap" "$out.console" "$out.json" "$out.xml" "$out.kunit" "$out.summary"
 
-# The guest runs the binaries in the order of tests/cases, and reports
+# The guest runs the binaries in the order of the case lists, and reports
 # one it does not find as "not ok ... # missing".
-[ -f "$CASES" ] || die "no case list $CASES"
-# A case that names trees runs on those only; each name must be a tree.
-for k in $(series_names "$CASES" | awk 'NF > 1 { gsub(/,/, " ", $2); print $2 }' | sort -u); do
-	check_kver "$k"
-done
-series_names "$CASES" | awk -v k="$KVER" 'NF < 2 || index("," $2 ",", "," k ",") {
-	sub(/:.*/, "", $1); print $1 }' | uniq >"$out.list"
-progs=
-for p in ${PROGRAMS:-}; do progs="$progs -b $p"; done
-# shellcheck disable=SC2086
-"$TOP/scripts/mkinitramfs.sh" "$out.cpio.gz" -t "$TESTS" -l "$out.list" $progs
+# shellcheck disable=SC2086 # CASES: file names
+guest_programs "$KVER" $CASES >"$out.list"
+if [ -n "${DISK:-}" ]; then
+	cmp -s "$out.list" "$DISK.list" ||
+		die "$DISK does not run the programs of $CASES (debian-image.sh makes it again)"
+	boot=(env DISK="$DISK" "$TOP/scripts/boot.sh" "$TREE/arch/x86/boot/bzImage" -)
+else
+	progs=
+	for p in ${PROGRAMS:-}; do progs="$progs -b $p"; done
+	# shellcheck disable=SC2086
+	"$TOP/scripts/mkinitramfs.sh" "$out.cpio.gz" -t "$TESTS" -l "$out.list" $progs
+	boot=("$TOP/scripts/boot.sh" "$TREE/arch/x86/boot/bzImage" "$out.cpio.gz")
+fi
 say "running the suite on $KVER/$name"
 rc=0
-"$TOP/scripts/boot.sh" "$TREE/arch/x86/boot/bzImage" "$out.cpio.gz" \
-	"$out.console" suite >"$out.ktap" || rc=$?
+"${boot[@]}" "$out.console" suite >"$out.ktap" || rc=$?
 [ "$rc" -eq 0 ] || say "guest failed (status $rc): what it printed is judged below"
 # Show the guest's results as they came; the judgement follows.
 grep -E '^(not ok|ok) |^    (not ok|ok .*# SKIP)' "$out.ktap" | sed 's/^/  | /' || true
 debug=
 [ -z "${DEBUG_SUFFIX:-}" ] || debug=--debug
-# What differs on this tree comes first: the first rule that matches wins.
-tree_expect=()
-[ ! -f "$SUITE/expect/$KVER/$VARIANT" ] || tree_expect=(--expect "$SUITE/expect/$KVER/$VARIANT")
+# What differs on this tree comes first, the first rule that matches
+# wins; per directory of EXPECT_DIRS.
+expect=()
+for d in $EXPECT_DIRS; do
+	for f in "$d/$KVER/$VARIANT" "$d/$VARIANT"; do
+		[ ! -f "$f" ] || expect+=(--expect "$f")
+	done
+done
+[ ${#expect[@]} -gt 0 ] || die "no expectations for $VARIANT in $EXPECT_DIRS"
+cases=()
+for f in $CASES; do cases+=(--cases "$f"); done
 jrc=0
 python3 "$TOP/scripts/judge.py" --variant "$name" --kver "$KVER" --ktap "$out.ktap" \
-	--console "$out.console" --cases "$CASES" "${tree_expect[@]}" --expect "$SUITE/expect/$VARIANT" \
+	--console "$out.console" "${cases[@]}" "${expect[@]}" \
 	--kunit "$PARSER/tools/testing/kunit" --json "$out.json" --junit "$out.xml" \
 	--parser-log "$out.kunit" $debug >"$out.summary" || jrc=$?
 cat "$out.summary"

@@ -10,6 +10,7 @@
 #
 # usage: check-debian.sh KVER KDIR VARIANT...
 #   KDIR: build/KVER (its patched tree gives the selftests)
+# env: DEBIAN_TIMEOUT  seconds a guest run may take (default 2400)
 set -eu
 STEP=check-debian
 . "$(dirname "$0")/lib.sh"
@@ -42,6 +43,8 @@ for v in "${variants[@]}"; do
 	set -- $(echo "$line" | sed -n 's/.*: \([0-9]*\) passed, \([0-9]*\) failed, \([0-9]*\) skipped$/\1 \2 \3/p')
 	if [ $# -eq 3 ]; then
 		P=$((P + $1)) F=$((F + $2)) S=$((S + $3))
+		# A run that failed although none of its cases did (the
+		# guest died after its last one, say) is one failure more.
 		[ "$rc" -eq 0 ] || [ "$2" -gt 0 ] || F=$((F + 1))
 	else
 		F=$((F + 1))

@@ -39,13 +39,11 @@ for v in "${variants[@]}"; do
 		"$TOP/scripts/run-suite.sh" "$KVER" "$v" "$KDIR/$v" "$KDIR/tests" \
 		"$KDIR/results" "$KDIR/patched" || rc=$?
 	line=$(tail -1 "$KDIR/results/debian-$v.summary" 2>/dev/null || true)
-	# shellcheck disable=SC2046 # the three numbers
-	set -- $(echo "$line" | sed -n 's/.*: \([0-9]*\) passed, \([0-9]*\) failed, \([0-9]*\) skipped$/\1 \2 \3/p')
-	if [ $# -eq 3 ]; then
-		P=$((P + $1)) F=$((F + $2)) S=$((S + $3))
+	f0=$F
+	if add_counts "$line"; then
 		# A run that failed although none of its cases did (the
 		# guest died after its last one, say) is one failure more.
-		[ "$rc" -eq 0 ] || [ "$2" -gt 0 ] || F=$((F + 1))
+		[ "$rc" -eq 0 ] || [ "$F" -gt "$f0" ] || F=$((F + 1))
 	else
 		F=$((F + 1))
 		say "no judgement for $v (see the ERROR above)"

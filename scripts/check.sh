@@ -28,13 +28,6 @@ LOG=$(mktemp)
 trap 'rm -f "$LOG" "$LOG.rc"' EXIT
 P=0 F=0 S=0 RESULT=
 
-add_line() {	# add up a "NAME: N passed, N failed, N skipped" line
-	# shellcheck disable=SC2046 # the numbers become $1 $2 $3
-	set -- $(echo "$1" | sed -n 's/.*: \([0-9]*\) passed, \([0-9]*\) failed\(, \([0-9]*\) skipped\)\{0,1\}$/\1 \2 \4/p')
-	[ $# -ge 2 ] || return 1
-	P=$((P + $1)) F=$((F + $2)) S=$((S + ${3:-0}))
-}
-
 # The disk the steps need: what is not under BUILD yet (lib-disk.sh: need_space).
 mib=0
 add_mib() {	# add_mib KVER/NAME: that tree's share, if it is not there yet
@@ -89,7 +82,7 @@ for s in $steps; do
 	# /tmp): a failure, and the summary still comes.
 	{ rc=$(cat "$LOG.rc" 2>/dev/null) && [ -n "$rc" ]; } || rc=1
 	last=$(grep -E '^[A-Za-z0-9_.-]+: [0-9]+ passed, [0-9]+ failed' "$LOG" | tail -1 || true)
-	if [ -n "$last" ] && add_line "$last"; then
+	if [ -n "$last" ] && add_counts "$last"; then
 		RESULT="$RESULT
   ${kv:+$tree }$last"
 		# A step that failed although its cases did not (the guest died

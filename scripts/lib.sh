@@ -48,6 +48,15 @@ guest_programs() {
 			sub(/:.*/, "", $1); if (!seen[$1]++) print $1 }'
 }
 
+# Add a result line "NAME: N passed, N failed[, N skipped]" to the
+# totals P, F and S; 1 if $1 is no such line.
+add_counts() {
+	# shellcheck disable=SC2046 # the numbers become $1 $2 $3
+	set -- $(echo "$1" | sed -n 's/.*: \([0-9]*\) passed, \([0-9]*\) failed\(, \([0-9]*\) skipped\)\{0,1\}$/\1 \2 \4/p')
+	[ $# -ge 2 ] || return 1
+	P=$((P + $1)) F=$((F + $2)) S=$((S + ${3:-0}))
+}
+
 # The entries of a list file $1 (the series file, tests/cases), without
 # comments and blank lines; nothing if there is no such file.
 series_names() {

@@ -6,7 +6,8 @@ The document is parsed with the kernel tree's own KTAP parser
 (tools/testing/kunit/kunit_parser.py), not by hand.  The judge knows what it
 expects: the binaries and cases of tests/cases, in that order, and each
 case's result on this variant (tests/expect/VARIANT: "PATTERN RESULT #
-reason", first match wins, default pass).  Anything else fails the run:
+reason", first match wins, default pass; without any --expect every case
+must pass).  Anything else fails the run:
 
   - a binary missing, not executable, crashed, timed out,
     with fewer or more results than planned, or exiting non-zero although
@@ -384,9 +385,10 @@ def main():
     ap.add_argument('--console', required=True, help='the kernel console log')
     ap.add_argument('--cases', required=True, action='append',
                     help='tests/cases (again: more cases, after those)')
-    ap.add_argument('--expect', required=True, action='append',
+    ap.add_argument('--expect', action='append', default=[],
                     help='tests/expect/KVER/VARIANT, tests/expect/VARIANT: '
-                    'repeatable, the rules of all in order (first match wins)')
+                    'repeatable, the rules of all in order (first match wins); '
+                    'none: every case must pass')
     ap.add_argument('--kunit', required=True, help='tools/testing/kunit of a kernel tree')
     ap.add_argument('--debug', action='store_true', help='DEBUG=1 kernel: kmemleak must be 0')
     ap.add_argument('--json', help='write results.json here')

@@ -25,6 +25,19 @@ BZIMAGE  := $(TREE)/arch/x86/boot/bzImage
 TESTOUT  := $(KDIR)/tests
 RESULTS  := $(KDIR)/results
 PATCHED  := $(KDIR)/patched
+FIXES    := $(KDIR)/fixes
+
+# The series the series targets (checkpatch, kdoc, roundtrip, refresh,
+# mail, build-each, range-diff) work on: with VARIANT=fixes the tree's
+# fixes series, else its cgroup namespace series.  scripts/lib-series.sh
+# says where each is and where it starts; the scripts read the choice
+# from CGNS_SERIES.  STREE is the series' tree.
+SERIES     := $(if $(filter fixes,$(VARIANT)),fixes,patched)
+STREE      := $(KDIR)/$(SERIES)
+SERIES_ENV := CGNS_SERIES=$(SERIES)
+# Whether tree $(1) has a fixes series (lib-series.sh: series_variants);
+# asked only where it is used.
+has_fixes = $(filter fixes,$(shell $(S)/series-variants.sh $(1)))
 
 # The pipeline's steps run one after the other (each build is parallel
 # inside): a suite must never boot a kernel that is still being built, and
@@ -141,34 +154,38 @@ clean:
 	rm -rf $(BUILD)
 
 # ---- maintainer workflow (README: working on the series; docs/maintainers.md) ----
-V        ?= 3
+# Each series target works on the series that SERIES names (VARIANT=fixes:
+# the fixes series).  V: the version mailed, by default the series' own
+# (lib-series.sh: series_version; 3, and 1 for a fixes series).
+V        ?=
+MAILDIR  := $(KDIR)/mail$(if $(filter fixes,$(SERIES)),-fixes)
 
 checkpatch: extract
-	@$(S)/checkpatch.sh $(KVER) $(KDIR)/stock
+	@$(SERIES_ENV) $(S)/checkpatch.sh $(KVER) $(KDIR)/stock
 
 # The sender's identity is checked first: SEND=1 with one that may not
 # send stops here, before any tree is touched.
 mail:
 	@$(S)/mail.sh --gate
-	@$(MAKE) -s prepare VARIANT=patched DEBUG=0
-	@$(S)/mail.sh $(KVER) $(PATCHED) $(KDIR)/mail $(V)
+	@$(MAKE) -s prepare VARIANT=$(SERIES) DEBUG=0
+	@$(SERIES_ENV) $(S)/mail.sh $(KVER) $(STREE) $(MAILDIR) $(V)
 
 # TREE=dir exports another worktree (make rebase's, say).
 refresh:
 	@test -e $(TREE)/.git || { echo "ERROR [refresh]: no tree $(TREE) (make prepare)" >&2; exit 1; }
-	@$(S)/refresh.sh $(KVER) $(TREE)
+	@$(SERIES_ENV) $(S)/refresh.sh $(KVER) $(TREE)
 
 # kernel-doc on what each patch touches, before and after it: nothing new
 # (the fast one of make gates' checks, in make check).
 kdoc:
-	@$(MAKE) -s prepare VARIANT=patched DEBUG=0
-	@$(S)/kdoc.sh $(KVER) $(PATCHED)
+	@$(MAKE) -s prepare VARIANT=$(SERIES) DEBUG=0
+	@$(SERIES_ENV) $(S)/kdoc.sh $(KVER) $(STREE)
 
 # The exported files must be what the tree gives back, byte for byte
 # (refresh's check mode).
 roundtrip:
-	@$(MAKE) -s prepare VARIANT=patched DEBUG=0
-	@$(S)/refresh.sh --check $(KVER) $(PATCHED)
+	@$(MAKE) -s prepare VARIANT=$(SERIES) DEBUG=0
+	@$(SERIES_ENV) $(S)/refresh.sh --check $(KVER) $(STREE)
 
 # The tooling itself: identity checks, the mail gate, identity-free
 # patches/, the notes round trip on a small scratch repository.
@@ -187,7 +204,7 @@ test-judge: extract
 # The tree after each patch must build (git bisect needs it); README:
 # bisecting a behaviour, with git bisect run.
 build-each: extract
-	@$(S)/build-each.sh $(KVER) $(KDIR)/build-each
+	@$(SERIES_ENV) $(S)/build-each.sh $(KVER) $(KDIR)/build-each
 
 # shellcheck and pyflakes on every script: zero findings.
 lint: setup
@@ -230,7 +247,7 @@ rebase: extract
 # then and now.
 range-diff: extract
 	@$(if $(OLD),,$(MAKE) -s extract KVER=$(FROM))
-	@BUILD=$(BUILD) $(S)/range-diff.sh $(if $(OLD),-r $(OLD),$(FROM)) $(KVER) $(RDOPTS)
+	@BUILD=$(BUILD) $(SERIES_ENV) $(S)/range-diff.sh $(if $(OLD),-r $(OLD),$(FROM)) $(KVER) $(RDOPTS)
 
 # The series under lockdep, KASAN, kmemleak and friends (slow under TCG).
 check-debug:

@@ -1,10 +1,12 @@
 #!/bin/bash
 # "make build-each": build KVER's tree after each patch of its series in
-# order, the base alone first, and name the first patch after which it does
-# not build (a series must build at every patch, for git bisect).  Uses a
-# worktree of its own, so the variants' trees are left alone.
+# order, the series' start alone first (the base tree, or the stock tree
+# for the fixes series: lib-series.sh series_start), and name the first
+# patch after which it does not build (a series must build at every patch,
+# for git bisect).  Uses a worktree of its own, so the variants' trees are
+# left alone.
 #
-# usage: build-each.sh KVER TREE
+# usage: [CGNS_SERIES=fixes] build-each.sh KVER TREE
 set -eu
 STEP=build-each
 . "$(dirname "$0")/lib.sh"
@@ -14,7 +16,7 @@ KVER=${1:?usage: build-each.sh KVER TREE}
 TREE=${2:?usage: build-each.sh KVER TREE}
 check_kver "$KVER"
 
-# The walk builds the base itself; every later state is built here (a
+# The walk builds the start itself; every later state is built here (a
 # build that fails stops the walk, which names the patch).
 build_state() {
 	[ "$1" -eq 0 ] || "$TOP/scripts/build-kernel.sh" "$TREE"

@@ -1,28 +1,32 @@
 #!/bin/bash
 # "make check": for each tree given as KVER, its variants built, booted and
-# judged against their expectations (tests/expect/[KVER/]VARIANT), the
-# patched kernel also under lockdep/KASAN/kmemleak (DEBUG=1), the selftests
-# as CI systems take them (gen_tar, run_kselftest.sh), patched and stock in
-# the Debian guest with systemd and container clients (check-debian,
-# docs/debian.md); for each tree its
-# series checked (checkpatch, kernel-doc per patch, round trip, mail); then
-# the judge's own tests, the tooling's own tests and the lint of every
-# script.  KVER/kernels leaves
-# out the DEBUG=1 kernel, KVER/series every kernel: with 2 cores a kernel
-# build takes 5-12 minutes and a DEBUG=1 build and boot about half an
-# hour, and make check must stay under 75 minutes cold (CI: 90 minutes; README: make
-# check).  Every step runs even when an earlier one failed, so one run
-# shows everything that is wrong; the last line adds them up.
+# judged against their expectations (tests/expect/[KVER/]VARIANT; none: every
+# case passes): stock, base, patched and, where the tree has a fixes
+# series (lib-series.sh), fixes; the patched kernel also under
+# lockdep/KASAN/kmemleak (DEBUG=1), the selftests as CI systems take them
+# (gen_tar, run_kselftest.sh), patched and stock in the Debian guest with
+# systemd and container clients (check-debian, docs/debian.md); for each
+# tree each of its series checked (checkpatch, kernel-doc per patch, round
+# trip, mail), the cgroup namespace series and its fixes series; then the
+# judge's own tests, the tooling's own tests and the lint of every script.
+# KVER/kernels leaves out the DEBUG=1 kernel, KVER/series every kernel,
+# KVER/fixes every kernel but the fixes kernel (the tree must have a fixes
+# series): with 2 cores a kernel build takes 5-12 minutes and a DEBUG=1
+# build and boot about half an hour, and make check must stay under 75
+# minutes cold (CI: 90 minutes; README: make check).  Every step runs even
+# when an earlier one failed, so one run shows everything that is wrong;
+# the last line adds them up.
 #
-# usage: check.sh BUILD_DIR KVER[/kernels|/series]...
+# usage: check.sh BUILD_DIR KVER[/kernels|/series|/fixes]...
 set -eu
 STEP=check
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-disk.sh"
+. "$(dirname "$0")/lib-series.sh"
 
-BUILD=${1:?usage: check.sh BUILD_DIR KVER[/kernels|/series]...}
+BUILD=${1:?usage: check.sh BUILD_DIR KVER[/kernels|/series|/fixes]...}
 shift
-[ $# -gt 0 ] || die "usage: check.sh BUILD_DIR KVER[/kernels|/series]..."
+[ $# -gt 0 ] || die "usage: check.sh BUILD_DIR KVER[/kernels|/series|/fixes]..."
 MAKE=${MAKE:-make}
 LOG=$(mktemp)
 trap 'rm -f "$LOG" "$LOG.rc"' EXIT
@@ -34,18 +38,21 @@ add_mib() {	# add_mib KVER/NAME: that tree's share, if it is not there yet
 	[ -e "$BUILD/$1" ] || mib=$((mib + $(disk_mib "${1#*/}")))
 }
 
-# The steps, "KVER:STEP" (or "-:STEP" for one that does not depend on a tree).
+# The steps, "KVER:STEP" (or "-:STEP" for one that does not depend on a
+# tree); a series check of the fixes series is "KVER:STEP@fixes".
 steps='' results=''
 for t in "$@"; do
 	k=${t%/*}
 	check_kver "$k"
+	fixes=$(series_variants "$k" | grep -x fixes || true)
 	add_mib "$k/stock"
 	add_mib "$k/patched"
+	[ -z "$fixes" ] || add_mib "$k/fixes"
 	case "$t" in
 	"$k" | */kernels)
 		add_mib "$k/base"
-		steps="$steps $k:stock $k:base $k:patched"
-		results="$results $k:stock $k:base $k:patched"
+		steps="$steps $k:stock $k:base $k:patched${fixes:+ $k:fixes}"
+		results="$results $k:stock $k:base $k:patched${fixes:+ $k:fixes}"
 		if [ "$t" = "$k" ]; then
 			add_mib "$k/patched-debug"
 			steps="$steps $k:patched-debug"
@@ -56,26 +63,35 @@ for t in "$@"; do
 		results="$results $k:debian-patched $k:debian-stock"
 		;;
 	*/series) ;;
-	*) die "unknown '$t' (KVER, KVER/kernels or KVER/series)" ;;
+	*/fixes)
+		check_series "$k" fixes
+		steps="$steps $k:fixes"
+		results="$results $k:fixes"
+		;;
+	*) die "unknown '$t' (KVER, KVER/kernels, KVER/series or KVER/fixes)" ;;
 	esac
 	steps="$steps $k:checkpatch $k:kdoc $k:roundtrip $k:mail"
+	[ -z "$fixes" ] || steps="$steps $k:checkpatch@fixes $k:kdoc@fixes $k:roundtrip@fixes $k:mail@fixes"
 done
 steps="$steps -:test-judge -:test-tooling -:lint"
 [ "$mib" -eq 0 ] || need_space "$BUILD" "$mib" "make check ($*)"
 for s in $steps; do
-	tree=${s%%:*} step=${s#*:}
+	tree=${s%%:*} step=${s#*:} series='' label=''
 	case "$step" in
-	kselftest-tar | test-judge | test-tooling | lint | checkpatch | kdoc | roundtrip | mail) target=$step ;;
+	*@fixes) step=${step%@fixes} series=" VARIANT=fixes" label="fixes " ;;
+	esac
+	case "$step" in
+	kselftest-tar | test-judge | test-tooling | lint | checkpatch | kdoc | roundtrip | mail) target=$step$series ;;
 	patched-debug) target="check-variant VARIANT=patched DEBUG=1" ;;
 	debian) target=check-debian ;;
 	*) target="check-variant VARIANT=$step" ;;
 	esac
-	kv=KVER=$tree name="$tree $step"
+	kv=KVER=$tree name="$tree $label$step"
 	[ "$tree" != - ] || kv='' name=$step
 	say "=== $name: make $target $kv"
 	# shellcheck disable=SC2086
 	{
-		env -u KVER $MAKE -s -C "$TOP" $target $kv 2>&1
+		env -u KVER -u VARIANT $MAKE -s -C "$TOP" $target $kv 2>&1
 		echo $? >"$LOG.rc"
 	} | tee "$LOG"
 	# No status file means the step could not even write it (a full
@@ -84,7 +100,7 @@ for s in $steps; do
 	last=$(grep -E '^[A-Za-z0-9_.-]+: [0-9]+ passed, [0-9]+ failed' "$LOG" | tail -1 || true)
 	if [ -n "$last" ] && add_counts "$last"; then
 		RESULT="$RESULT
-  ${kv:+$tree }$last"
+  ${kv:+$tree }$label$last"
 		# A step that failed although its cases did not (the guest died
 		# after its last case, say) is still a failure.
 		if [ "$rc" -ne 0 ] && echo "$last" | grep -q ' 0 failed'; then

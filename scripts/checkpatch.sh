@@ -1,5 +1,6 @@
 #!/bin/bash
-# Run the tree's scripts/checkpatch.pl --strict over every patch of KVER's series,
+# Run the tree's scripts/checkpatch.pl --strict over every patch of KVER's
+# series (lib-series.sh; the fixes series with CGNS_SERIES=fixes),
 # each as it will be mailed: with a From: header and a Signed-off-by: line
 # (mail.sh adds the sender's; the files carry none).  A patch passes when
 # checkpatch reports no ERROR, and each WARNING/CHECK type it reports is
@@ -13,8 +14,8 @@
 # The ERROR/WARNING/CHECK lines name the series file and its line (the
 # mailed form has a From: header and a sign-off more).
 #
-# usage: checkpatch.sh KVER TREE [PATCH...]   (PATCH...: these files instead
-#        of KVER's series; test-tooling)
+# usage: [CGNS_SERIES=fixes] checkpatch.sh KVER TREE [PATCH...]
+#        (PATCH...: these files instead of KVER's series; test-tooling)
 set -eu
 STEP=checkpatch
 . "$(dirname "$0")/lib.sh"
@@ -23,6 +24,7 @@ STEP=checkpatch
 KVER=${1:?usage: checkpatch.sh KVER TREE}
 TREE=${2:?usage: checkpatch.sh KVER TREE}
 check_kver "$KVER"
+check_series "$KVER"
 [ -x "$TREE/scripts/checkpatch.pl" ] || die "no checkpatch.pl in $TREE (make extract)"
 shift 2
 if [ $# -gt 0 ]; then patches=$*; else patches=$(series_patches "$KVER"); fi

@@ -1,11 +1,14 @@
 #!/bin/bash
-# Write the commits base..HEAD of TREE as "git format-patch" files into
+# Write the commits START..HEAD of TREE as "git format-patch" files into
 # OUTDIR, each commit's git note (refs/notes/commits) below its "---" line
 # for reviewers, with a cover letter whose subject, date and text come from
 # the committed cover letter that COVER names (/dev/null: none);
 # format-patch fills in the diffstat and base-commit, and the shortlog is
 # made here.  Shared by "make refresh", "make roundtrip" and "make mail";
 # extra arguments go to git format-patch (-v N, --to, --cc, --thread).
+# START is where the series starts (lib-series.sh: series_start, from
+# CGNS_SERIES): the tag "base" for the cgroup namespace series, "stock" for
+# the fixes series; it is also the series' base-commit.
 #
 # Identity: the commits of the build trees carry the pipeline identity
 # (lib-identity.sh), and none of it is written out.  By default the files carry no
@@ -15,7 +18,7 @@
 # patch ends its message with the sender's Signed-off-by: and the shortlog
 # heading is the sender's name.
 #
-# With CHANGE_ID set (mail.sh: lib.sh series_change_id), the cover letter
+# With CHANGE_ID set (mail.sh: lib-series.sh series_change_id), the cover letter
 # carries it as b4 does: a "change-id:" line right after the "base-commit:"
 # line that format-patch writes.  The files under patches/ carry none
 # (make refresh and make roundtrip do not set it).
@@ -30,9 +33,10 @@ TREE=${1:?usage: format-series.sh TREE OUTDIR [options]}
 OUTDIR=${2:?}
 shift 2
 COVER=${COVER:?COVER names the committed cover letter (lib-series.sh: series_dir)}
-git -C "$TREE" rev-parse -q --verify refs/tags/base >/dev/null || die "$TREE has no base tag"
-n=$(git -C "$TREE" rev-list --count base..HEAD)
-[ "$n" -gt 0 ] || die "no commits on top of base in $TREE"
+START=$(series_start)
+git -C "$TREE" rev-parse -q --verify "refs/tags/$START" >/dev/null || die "$TREE has no $START tag"
+n=$(git -C "$TREE" rev-list --count "$START..HEAD")
+[ "$n" -gt 0 ] || die "no commits on top of $START in $TREE"
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 
@@ -60,8 +64,8 @@ rm -f "$OUTDIR"/*.patch
 # --zero-commit and --no-signature keep the files free of bytes that change
 # with every export (commit ids, git's version).
 git -C "$TREE" -c core.abbrev=12 -c user.name="$name" -c user.email="$email" \
-	format-patch -q --cover-letter --no-signature --zero-commit --base=base \
-	"$notes" -o "$OUTDIR" "$@" base..HEAD
+	format-patch -q --cover-letter --no-signature --zero-commit --base="$START" \
+	"$notes" -o "$OUTDIR" "$@" "$START..HEAD"
 # The pipeline identity never leaves the build tree: its From: headers
 # (and the in-body From: lines that --from adds for it), and its sign-off
 # should someone have used "git commit -s" there.
@@ -73,7 +77,7 @@ done
 # $heading whoever authored the commits, in series order.  Run outside any
 # repository so that no .mailmap changes the heading.
 mkdir "$TMP/empty"
-git -C "$TREE" log --format=%s base..HEAD |
+git -C "$TREE" log --format=%s "$START..HEAD" |
 	awk -v a="$heading" '{ printf "Author: %s <x>\n\n    %s\n\n", a, $0 }' >"$TMP/log"
 (cd "$TMP/empty" && GIT_CEILING_DIRECTORIES=$TMP git shortlog -w72,2,4 <"$TMP/log") >"$TMP/shortlog"
 

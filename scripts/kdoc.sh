@@ -1,6 +1,7 @@
 #!/bin/bash
 # The fast one of make gates' per-patch checks, for make check: for each
-# patch of the series (the commits base..HEAD of TREE), scripts/kernel-doc
+# patch of the series (the commits START..HEAD of TREE, START its start:
+# lib-series.sh series_start, base or stock), scripts/kernel-doc
 # -none (and -Wall where the tree's kernel-doc has it) on the .c and .h
 # files the patch touches, before and after it, read from git (no build,
 # no checkout): nothing new.  New as in make gates (lib-check.sh: new_lines):
@@ -9,17 +10,21 @@
 # One line per patch, "ok   NN subject" or "FAIL NN subject: ..." with the
 # new warnings indented, then "kdoc: N passed, N failed".
 #
-# usage: kdoc.sh KVER TREE        (TREE: the patched tree, make prepare)
+# usage: [CGNS_SERIES=fixes] kdoc.sh KVER TREE   (TREE: the series' tree,
+#        patched or fixes, make prepare)
 set -eu
 STEP=kdoc
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-check.sh"
+. "$(dirname "$0")/lib-series.sh"
 
 KVER=${1:?usage: kdoc.sh KVER TREE}
 TREE=${2:?usage: kdoc.sh KVER TREE}
 check_kver "$KVER"
+check_series "$KVER"
+START=$(series_start)
 TREE=$(cd "$TREE" 2>/dev/null && pwd) || die "no tree $2 (make prepare KVER=$KVER)"
-git -C "$TREE" rev-parse -q --verify base >/dev/null 2>&1 || die "$TREE has no base ref (make prepare KVER=$KVER)"
+git -C "$TREE" rev-parse -q --verify "$START" >/dev/null 2>&1 || die "$TREE has no $START ref (make prepare KVER=$KVER)"
 [ -x "$TREE/scripts/kernel-doc" ] || die "no $TREE/scripts/kernel-doc"
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
@@ -36,7 +41,7 @@ kdoc_at() {
 }
 
 passed=0 failed=0 n=0
-for c in $(git -C "$TREE" rev-list --reverse base..HEAD); do
+for c in $(git -C "$TREE" rev-list --reverse "$START..HEAD"); do
 	n=$((n + 1))
 	: >"$TMP/before"
 	: >"$TMP/after"
@@ -56,6 +61,6 @@ for c in $(git -C "$TREE" rev-list --reverse base..HEAD); do
 		passed=$((passed + 1))
 	fi
 done
-[ "$n" -gt 0 ] || die "no commit in base..HEAD of $TREE"
+[ "$n" -gt 0 ] || die "no commit in $START..HEAD of $TREE"
 echo "kdoc: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -16,43 +16,119 @@ exported_series() {
 }
 
 # ---- which series is for which tree --------------------------------------
-# The series was written for 6.1: ./series lists its files in patches/.
-# On any other tree it is patches/KVER/, with its own series file and cover
-# letter (rebased by "make rebase", compared by "make range-diff").  The
-# base fixture of every tree is patches/base/KVER/.  Every script finds a
-# tree's series through these two functions and nowhere else.
+# A tree (KVER) has up to two series, each named by the variant whose tree
+# it makes:
+#   patched  the cgroup namespace series, on top of the base fixture
+#            (patches/base/KVER/, tag "base").  It was written for 6.1:
+#            ./series lists its files in patches/; on any other tree it is
+#            patches/KVER/, with its own series file and cover letter
+#            (rebased by "make rebase", compared by "make range-diff").
+#   fixes    a short series of fixes for upstream, on the stock tree
+#            itself (tag "stock", no base fixture): patches/fixes/KVER/,
+#            with its own series file and cover letter; a tree has one
+#            when patches/fixes/KVER/series exists.
+# Every script finds a series, its files and its start through the
+# functions below and nowhere else.  Each takes the series as an optional
+# argument; without it, CGNS_SERIES (which the Makefile sets from VARIANT:
+# fixes for VARIANT=fixes, else patched), and patched when that is unset.
+series_of() {
+	case "${1:-${CGNS_SERIES:-patched}}" in
+	patched) echo patched ;;
+	fixes) echo fixes ;;
+	*) die "unknown series '${1:-$CGNS_SERIES}' (patched: the cgroup namespace series; fixes: the fixes series)" ;;
+	esac
+}
+
 series_dir() {
-	case "$1" in
-	6.1) echo "$TOP/patches" ;;
+	case "$(series_of "${2:-}"):$1" in
+	fixes:*) echo "$TOP/patches/fixes/$1" ;;
+	patched:6.1) echo "$TOP/patches" ;;
 	*) echo "$TOP/patches/$1" ;;
 	esac
 }
 
 series_file() {
-	case "$1" in
-	6.1) echo "$TOP/series" ;;
+	case "$(series_of "${2:-}"):$1" in
+	fixes:*) echo "$TOP/patches/fixes/$1/series" ;;
+	patched:6.1) echo "$TOP/series" ;;
 	*) echo "$TOP/patches/$1/series" ;;
 	esac
 }
 
-# The b4 change-id of tree $1's series: the "change-id:" line that b4 puts
-# after "base-commit:" at the end of a cover letter, by which b4 and lore
-# tie the revisions (v2, v3, ...) of one series together.  Made once, in
-# b4's form (YYYYMMDD-<slug>-<12 hex digits>, b4 prep -n cgroupns-KVER),
-# and never changed: a new value starts a new series.  The 6.1 and 6.12
-# series are two series.  mail.sh puts it in the mailed cover letter.
-series_change_id() {
-	case "$1" in
-	6.1) echo "20261206-cgroupns-6-1-391754324b21" ;;
-	6.12) echo "20261206-cgroupns-6-12-1129ff6d560d" ;;
-	*) die "no b4 change-id for $1 (lib-series.sh: series_change_id)" ;;
+# Where series $1 starts: the variant it is applied to, which is also the
+# tag of that commit in the build repository ("base" or "stock"); the
+# first commit of the series sits on it, "git format-patch" exports
+# START..HEAD and the mail's base-commit is its commit.
+# shellcheck disable=SC2120 # the series is optional: CGNS_SERIES by default
+series_start() {
+	case "$(series_of "${1:-}")" in
+	fixes) echo stock ;;
+	*) echo base ;;
 	esac
 }
 
-# The patch files of tree $1's series, in order, one path per line; dies
-# when the series file is missing or names a file that does not exist.
+# The series tree $1 has, one a line: patched, and fixes when
+# patches/fixes/KVER/series exists.
+series_variants() {
+	echo patched
+	[ ! -f "$(series_file "$1" fixes)" ] || echo fixes
+}
+
+# Stop, in one line, unless tree $1 has series $2 (default as series_of).
+check_series() {
+	_cs=$(series_of "${2:-}") || exit 1
+	[ "$_cs" != fixes ] || [ -f "$(series_file "$1" fixes)" ] ||
+		die "$1 has no fixes series (no patches/fixes/$1/series; only a tree with one has VARIANT=fixes)"
+}
+
+# A name for series $2 of tree $1 in messages: "the 6.12 series", "the
+# 6.12 fixes series".
+series_title() {
+	case "$(series_of "${2:-}")" in
+	fixes) echo "the $1 fixes series" ;;
+	*) echo "the $1 series" ;;
+	esac
+}
+
+# The make arguments that name series $2 of tree $1, for hints in
+# messages: "KVER=6.12", "KVER=6.12 VARIANT=fixes".
+series_args() {
+	case "$(series_of "${2:-}")" in
+	fixes) echo "KVER=$1 VARIANT=fixes" ;;
+	*) echo "KVER=$1" ;;
+	esac
+}
+
+# The b4 change-id of series $2 of tree $1: the "change-id:" line that b4
+# puts after "base-commit:" at the end of a cover letter, by which b4 and
+# lore tie the revisions (v2, v3, ...) of one series together.  Made once,
+# in b4's form (YYYYMMDD-<slug>-<12 hex digits>, b4 prep -n SLUG), and
+# never changed: a new value starts a new series.  The 6.1 and 6.12
+# series are two series, and each fixes series is one more.  mail.sh puts
+# it in the mailed cover letter.
+series_change_id() {
+	case "$(series_of "${2:-}"):$1" in
+	patched:6.1) echo "20261206-cgroupns-6-1-391754324b21" ;;
+	patched:6.12) echo "20261206-cgroupns-6-12-1129ff6d560d" ;;
+	fixes:6.12) echo "20261207-cgroup-fixes-6-12-81bc64b555bf" ;;
+	*) die "no b4 change-id for $(series_title "$1" "${2:-}") (lib-series.sh: series_change_id)" ;;
+	esac
+}
+
+# The version series $1 is posted as by default ("make mail" without V=):
+# the N of "[PATCH vN i/n]", 1 for a first posting ("[PATCH i/n]").
+# shellcheck disable=SC2120 # the series is optional: CGNS_SERIES by default
+series_version() {
+	case "$(series_of "${1:-}")" in
+	fixes) echo 1 ;;
+	*) echo 3 ;;
+	esac
+}
+
+# The patch files of series $2 of tree $1, in order, one path per line;
+# dies when the series file is missing or names a file that does not exist.
 series_patches() {
-	_sf=$(series_file "$1") _sd=$(series_dir "$1")
+	_sf=$(series_file "$1" "${2:-}") _sd=$(series_dir "$1" "${2:-}")
 	[ -f "$_sf" ] || die "no series file ${_sf#"$TOP"/} for $1"
 	for _p in $(series_names "$_sf"); do
 		[ -f "$_sd/$_p" ] || die "${_sf#"$TOP"/} names $_p, which is not in ${_sd#"$TOP"/}/"
@@ -82,8 +158,10 @@ apply_patch() {
 	fi
 }
 
-# Walk KVER ($1)'s series in the git worktree $2, which is made again from
-# the base fixture: the base tree configured and built, "$3 0" run there,
+# Walk KVER ($1)'s series (series_of: CGNS_SERIES) in the git worktree $2,
+# which is made again as the series' start (series_start: the base
+# fixture, or the stock tree for the fixes series): that tree configured
+# and built, "$3 0" run there,
 # then each patch applied in order and "$3 N" run in the state after patch
 # N.  $3 is a command or a function (make build-each builds, make gates
 # checks), run as a plain command so that set -e holds inside it (as the
@@ -93,7 +171,9 @@ apply_patch() {
 # SERIES_DIR=dir set, the walk takes the series that dir/series lists, its
 # files in dir (a scratch copy), instead of KVER's.
 walk_series() {
-	local _kv=$1 _tree=$2 _step=$3 _i=0 _total _f _p
+	local _kv=$1 _tree=$2 _step=$3 _i=0 _total _f _p _start
+	check_series "$_kv"
+	_start=$(series_start)
 	if [ -n "${SERIES_DIR:-}" ]; then
 		SERIES_DIR=$(cd "$SERIES_DIR" 2>/dev/null && pwd) || die "no directory $SERIES_DIR"
 		[ -f "$SERIES_DIR/series" ] || die "no series file in $SERIES_DIR"
@@ -106,16 +186,16 @@ walk_series() {
 	fi
 	[ -n "$WALK_SERIES" ] || die "the series is empty"
 
-	"$TOP/scripts/prepare-variant.sh" "$_kv" base "$_tree"
+	"$TOP/scripts/prepare-variant.sh" "$_kv" "$_start" "$_tree"
 	"$TOP/scripts/config-kernel.sh" "$_tree" 0
-	say "building the base tree"
+	say "building the $_start tree"
 	"$TOP/scripts/build-kernel.sh" "$_tree"
 	# The same commits as prepare-variant.sh makes: pipeline identity, dates.
 	pipeline_env
 	# The tree is about to be no variant at all: prepare-variant starts over.
 	rm -f "$_tree/.variant-stamp"
 	set -E
-	trap 'die "stopped at the tree after patch $_i/${_total:-?} (${_p:-the base alone})"' ERR
+	trap 'die "stopped at the tree after patch $_i/${_total:-?} (${_p:-the $_start tree alone})"' ERR
 	"$_step" 0
 	_total=$(printf '%s\n' "$WALK_SERIES" | wc -l)
 	for _f in $WALK_SERIES; do

@@ -2,9 +2,13 @@
 # Make the mail for reviewers: cover letter and patches as one mbox with
 # "[PATCH vN i/n]" subjects, To/Cc headers (below), base-commit and b4's
 # change-id (lib-series.sh: series_change_id), then prove it applies: "git am" of
-# the mbox onto a fresh worktree at base must give exactly the tree of the
-# patched variant.  Dry run unless SEND=1 (then git send-email is run on
-# the files, which takes the recipients from their To/Cc headers).
+# the mbox onto a fresh worktree at the series' start (lib-series.sh:
+# series_start, base or stock) must give exactly the tree of its variant
+# (patched, or fixes).  Dry run unless SEND=1 (then git send-email is run
+# on the files, which takes the recipients from their To/Cc headers).
+# The series is KVER's (lib-series.sh), its fixes series with
+# CGNS_SERIES=fixes (make sets it for VARIANT=fixes): both go to the same
+# people, found the same way in the tree mailed.
 #
 # Recipients, as a cgroup maintainer expects them (and as
 # "b4 prep --auto-to-cc" finds them, per patch):
@@ -30,7 +34,10 @@
 # identity that identity_problem (lib-identity.sh) rejects; the dry run uses it
 # anyway, so that the mbox can be checked, and says why it would refuse.
 #
-# usage: mail.sh KVER TREE OUTDIR VERSION
+# usage: [CGNS_SERIES=fixes] mail.sh KVER TREE OUTDIR [VERSION]
+#        (VERSION: the N of "[PATCH vN i/n]", by default the series' own,
+#        lib-series.sh series_version: 3 for the cgroup namespace series,
+#        1, i.e. "[PATCH i/n]", for a fixes series)
 #        mail.sh --gate     (the identity check alone: fails under SEND=1
 #                            when the identity may not send)
 set -eu
@@ -53,11 +60,13 @@ if [ -n "$why" ] && [ "${SEND:-0}" = 1 ]; then
 fi
 [ "${1:-}" != --gate ] || exit 0
 
-KVER=${1:?usage: mail.sh KVER TREE OUTDIR VERSION}
-TREE=${2:?usage: mail.sh KVER TREE OUTDIR VERSION}
+KVER=${1:?usage: mail.sh KVER TREE OUTDIR [VERSION]}
+TREE=${2:?usage: mail.sh KVER TREE OUTDIR [VERSION]}
 OUT=${3:?}
-V=${4:-1}
 check_kver "$KVER"
+check_series "$KVER"
+V=${4:-$(series_version)}
+START=$(series_start)
 case "$V" in *[!0-9]* | "") die "VERSION must be a number, not '$V'" ;; esac
 if [ -z "$ident" ]; then
 	# Still make the mbox to check it, as nobody that could send it.
@@ -128,8 +137,8 @@ STEP=mail SENDER_NAME=$IDENT_NAME SENDER_EMAIL=$IDENT_EMAIL CHANGE_ID=$change_id
 	COVER=$(series_dir "$KVER")/0000-cover-letter.patch \
 	"$(dirname "$0")/format-series.sh" "$TREE" "$OUT/patches" $vopt --thread=shallow
 
-# Each patch's Cc: what get_maintainer.pl gives for it (run in the patched
-# tree, so with its MAINTAINERS), the Cc: trailers of its message, the
+# Each patch's Cc: what get_maintainer.pl gives for it (run in the tree
+# mailed, patched or fixes, so with its MAINTAINERS), the Cc: trailers of its message, the
 # entry's lists; never the To: people again.  The cover letter: all of them.
 printf '%s\n' "$IDENT_EMAIL" >"$OUT/recipients/sender"
 : >"$OUT/recipients/all"
@@ -160,7 +169,7 @@ done
 
 MBOX=$OUT/series-v$V.mbox
 cat "$OUT/patches"/*.patch >"$MBOX"
-say "wrote $MBOX ($(grep -c '^Subject: ' "$MBOX") mails), from $IDENT_NAME <$IDENT_EMAIL>"
+say "wrote $MBOX ($(grep -c '^Subject: ' "$MBOX") mails of $(series_title "$KVER"), subjects [$(sed -n 's/^Subject: \[\([^]]*\) [0-9]*\/[0-9]*\].*/\1/p' "$MBOX" | head -1)]), from $IDENT_NAME <$IDENT_EMAIL>"
 
 # Every patch is signed off by the sender, none names the pipeline.
 for f in "$OUT/patches"/*.patch; do
@@ -170,10 +179,10 @@ for f in "$OUT/patches"/*.patch; do
 done
 ! grep -q -F "$PIPELINE_EMAIL" "$MBOX" || die "$MBOX names the pipeline identity ($PIPELINE_EMAIL)"
 
-# The mbox must apply to the base tree and give the patched tree.
+# The mbox must apply to the series' start and give the tree mailed.
 CHK=$OUT/am-test
 git -C "$TREE" worktree prune
-git -C "$TREE" worktree add -q --detach "$CHK" base
+git -C "$TREE" worktree add -q --detach "$CHK" "$START"
 ok=1
 # The cover letter has no diff: git am drops it as reviewers' tools do.
 if ! (pipeline_env && git -C "$CHK" am -q --empty=drop "$MBOX") >"$OUT/am.log" 2>&1; then
@@ -184,8 +193,8 @@ elif [ "$(git -C "$CHK" rev-parse 'HEAD^{tree}')" != "$(git -C "$TREE" rev-parse
 	say "git am gave a different tree than $TREE"
 fi
 git -C "$TREE" worktree remove --force "$CHK"
-[ "$ok" = 1 ] || die "the mbox does not apply to base with git am"
-say "git am of the mbox onto base: same tree as the patched variant"
+[ "$ok" = 1 ] || die "the mbox does not apply to $START with git am"
+say "git am of the mbox onto $START: same tree as $TREE"
 
 if [ "${SEND:-0}" = 1 ]; then
 	command -v git-send-email >/dev/null || git send-email --help >/dev/null 2>&1 ||
@@ -196,5 +205,5 @@ if [ "${SEND:-0}" = 1 ]; then
 	git -C "$TOP" send-email --confirm=always --from="$IDENT_NAME <$IDENT_EMAIL>" \
 		--to-cmd=true "$OUT/patches"/*.patch
 else
-	echo "dry run; to send:  make mail SEND=1   (as $IDENT_NAME <$IDENT_EMAIL>${why:+; refused now: $why})"
+	echo "dry run; to send:  make mail $(series_args "$KVER") V=$V SEND=1   (as $IDENT_NAME <$IDENT_EMAIL>${why:+; refused now: $why})"
 fi

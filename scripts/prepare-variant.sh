@@ -3,6 +3,8 @@
 #   stock    the extracted Debian tree, untouched (the upstream reference)
 #   base     stock + patches/base/$KVER/*.patch (cgroup namespaces removed)
 #   patched  base + the series of KVER (lib-series.sh: series_file), in order
+#   fixes    stock + the fixes series of KVER (lib-series.sh), in order; only
+#            a tree with a fixes series has it
 # Each variant is a git worktree of the stock repository, built in place.
 # Patches are applied with "git am": no fuzz, so a patch that does not apply
 # exactly stops here, named, and the worktree is reset to where it started.
@@ -22,6 +24,7 @@ VARIANT=${2:?}
 TREE=${3:?}
 check_kver "$KVER"
 check_variant "$VARIANT"
+[ "$VARIANT" != fixes ] || check_series "$KVER" fixes
 STOCK=$(dirname "$TREE")/stock
 git -C "$STOCK" rev-parse -q --verify refs/tags/stock >/dev/null ||
 	die "$STOCK is not extracted (make extract KVER=$KVER)"
@@ -40,8 +43,12 @@ base)
 	list=$(base_patches)
 	[ -n "$list" ] || die "no base patch for $KVER in patches/base/$KVER/"
 	;;
+fixes)
+	list=$(series_patches "$KVER" fixes)
+	[ -n "$list" ] || die "$(series_file "$KVER" fixes | sed "s|^$TOP/||") lists no patch"
+	;;
 patched)
-	series=$(series_patches "$KVER")
+	series=$(series_patches "$KVER" patched)
 	list="$(base_patches) $series"
 	[ -n "$(base_patches)" ] || die "no base patch for $KVER in patches/base/$KVER/"
 	;;

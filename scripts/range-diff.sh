@@ -9,13 +9,15 @@
 #
 # Each side is applied with "git am" to a scratch repository whose base
 # commit holds only the files that the base fixture and the series touch,
-# taken from the tree's stock commit, with the base fixture applied: the
-# patches apply there exactly as in the full tree, without a checkout of
-# either tree.  Extra arguments go to git range-diff (--no-color, -s, ...).
-# BUILD: where the extracted trees are (build/).
+# taken from the tree's stock commit, with the base fixture applied (none
+# for the fixes series, which starts on stock: lib-series.sh series_start):
+# the patches apply there exactly as in the full tree, without a checkout
+# of either tree.  Extra arguments go to git range-diff (--no-color, -s,
+# ...).  BUILD: where the extracted trees are (build/).  CGNS_SERIES=fixes:
+# the fixes series of both sides.
 #
-# usage: range-diff.sh FROM KVER [git range-diff options]
-#        range-diff.sh -r REV KVER [git range-diff options]
+# usage: [CGNS_SERIES=fixes] range-diff.sh FROM KVER [git range-diff options]
+#        [CGNS_SERIES=fixes] range-diff.sh -r REV KVER [git range-diff options]
 set -eu
 STEP=range-diff
 . "$(dirname "$0")/lib.sh"
@@ -34,6 +36,9 @@ else
 fi
 check_kver "$FROM"
 check_kver "$KVER"
+# With -r, KVER's series as REV has it is checked where it is read.
+check_series "$KVER"
+[ -n "$REV" ] || check_series "$FROM"
 [ -n "$REV" ] || [ "$FROM" != "$KVER" ] ||
 	die "FROM and KVER are both $KVER: compare two versions of its series with OLD=<git revision>"
 BUILD=${BUILD:-$TOP/build}
@@ -50,9 +55,13 @@ side() {
 	_name=$1 _kver=$2 _stock=$BUILD/$2/stock
 	git -C "$_stock" rev-parse -q --verify refs/tags/stock >/dev/null ||
 		die "$_stock is not extracted (make extract KVER=$_kver)"
-	_base=$(ls "$3/patches/base/$_kver/"*.patch 2>/dev/null) ||
-		die "no base fixture for $_kver"
+	_base=
+	if [ "$(series_start)" = base ]; then
+		_base=$(ls "$3/patches/base/$_kver/"*.patch 2>/dev/null) ||
+			die "no base fixture for $_kver"
+	fi
 	_series=$(TOP=$3 series_patches "$_kver") || exit 1
+	[ -n "$_series" ] || die "$(series_title "$_kver") is empty"
 	git -C "$R" checkout -q --orphan "$_name"
 	git -C "$R" rm -q -r -f --ignore-unmatch . >/dev/null
 	# shellcheck disable=SC2086 # the patch files, one path a word
@@ -82,11 +91,11 @@ if [ -n "$REV" ]; then
 	git -C "$TOP" archive "$REV" series patches | tar -x -C "$TMP/old"
 	side old "$KVER" "$TMP/old"
 	side new "$KVER" "$TOP"
-	say "the $KVER series at $REV (left) against the working copy (right)"
+	say "$(series_title "$KVER") at $REV (left) against the working copy (right)"
 else
 	side old "$FROM" "$TOP"
 	side new "$KVER" "$TOP"
-	say "the $FROM series (left) against the $KVER series (right)"
+	say "$(series_title "$FROM") (left) against $(series_title "$KVER") (right)"
 fi
 # The two sides hold the same patches in the same order: pair them even
 # where a tree's API changed much of one (--creation-factor=100).

@@ -26,6 +26,9 @@ set -eu
 STEP=rebase
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-series.sh"
+# The cgroup namespace series, whatever CGNS_SERIES says: a fixes series
+# is written for its tree, not carried between trees.
+unset CGNS_SERIES
 
 FROM=${1:?usage: rebase.sh FROM KVER TREE FROM_TREE}
 KVER=${2:?usage: rebase.sh FROM KVER TREE FROM_TREE}

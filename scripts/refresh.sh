@@ -1,7 +1,9 @@
 #!/bin/bash
 # "make refresh": write KVER's series (lib-series.sh: series_dir,
-# series_file) from the commits of a tree, after a developer edited them
-# there (git commit --amend, git rebase -i base, git notes edit).  The
+# series_file; the fixes series with CGNS_SERIES=fixes, which make sets
+# for VARIANT=fixes) from the commits of a tree, after a developer edited
+# them there (git commit --amend, git rebase -i base or stock, git notes
+# edit).  The
 # files carry no identity (README: working on the series): an author or
 # sign-off that came into the tree some other way than the pipeline's is
 # removed here, and named.
@@ -12,7 +14,7 @@
 # applied from patches/, it proves that applying and exporting give the
 # files back: what make refresh writes after an edit is the edit alone.
 #
-# usage: refresh.sh [--check] KVER TREE
+# usage: [CGNS_SERIES=fixes] refresh.sh [--check] KVER TREE
 set -eu
 STEP=refresh
 CHECK=0
@@ -26,8 +28,10 @@ fi
 KVER=${1:?usage: refresh.sh [--check] KVER TREE}
 TREE=${2:?usage: refresh.sh [--check] KVER TREE}
 check_kver "$KVER"
+check_series "$KVER"
 DIR=$(series_dir "$KVER")
 SERIES=$(series_file "$KVER")
+ARGS=$(series_args "$KVER")
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 COVER=$DIR/0000-cover-letter.patch "$TOP/scripts/format-series.sh" "$TREE" "$TMP/out"
@@ -51,8 +55,8 @@ if [ "$CHECK" = 1 ]; then
 		fi
 	done
 	[ "$bad" = 0 ] ||
-		die "the series exported from $TREE differs from ${DIR#"$TOP"/}/ (make refresh KVER=$KVER?)"
-	echo "roundtrip: ${SERIES#"$TOP"/} and its patches are what the $KVER tree exports"
+		die "the series exported from $TREE differs from ${DIR#"$TOP"/}/ (make refresh $ARGS?)"
+	echo "roundtrip: ${SERIES#"$TOP"/} and its patches are what $TREE exports"
 	exit 0
 fi
 

@@ -15,6 +15,9 @@
 #  - the mail form: From: and Signed-off-by: of the sender, no pipeline
 #    identity, and "git am" of it gives the same tree.
 #  - need_space: a step that would fill the disk stops first, named.
+#  - which series is which (lib-series.sh): the cgroup namespace series
+#    and the fixes series, their files, starts, change-ids and versions;
+#    the export of a series that starts on stock.
 #  - with the scripts of an extracted tree, when there is one:
 #    checkpatch.sh checks the form of commit citations; mail.sh's
 #    recipients (get_maintainer.pl per patch) and b4 change-id.
@@ -30,6 +33,8 @@ STEP=test-tooling
 
 S=$(cd "$(dirname "$0")" && pwd)
 TOP=$(dirname "$S")
+# The scripts under test pick their series from CGNS_SERIES: the default.
+unset CGNS_SERIES
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 P=0 F=0
@@ -132,7 +137,8 @@ gate "Cgroupns Dev Team" "cgroupns-dev@example.org" 0
 	fail "dry run with a placeholder identity: status $_rc, stderr: $(cat "$TMP/gate.err")"
 
 # ---- patches/ carries no identity ----
-for f in "$TOP"/patches/*.patch "$TOP"/patches/*/*.patch "$TOP"/patches/base/*/*.patch; do
+for f in "$TOP"/patches/*.patch "$TOP"/patches/*/*.patch "$TOP"/patches/base/*/*.patch \
+	"$TOP"/patches/fixes/*/*.patch; do
 	[ -f "$f" ] || continue
 	if grep -n -E '^(From: |Signed-off-by:|Co-developed-by:)' "$f" >"$TMP/id.out"; then
 		fail "no identity in ${f#"$TOP"/}: $(head -3 "$TMP/id.out" | tr '\n' ' ')(make refresh strips them; scripts/strip-identity.sh FILE)"
@@ -140,7 +146,8 @@ for f in "$TOP"/patches/*.patch "$TOP"/patches/*/*.patch "$TOP"/patches/base/*/*
 		pass "no identity in ${f#"$TOP"/}"
 	fi
 done
-for c in "$TOP"/patches/0000-cover-letter.patch "$TOP"/patches/*/0000-cover-letter.patch; do
+for c in "$TOP"/patches/0000-cover-letter.patch "$TOP"/patches/*/0000-cover-letter.patch \
+	"$TOP"/patches/fixes/*/0000-cover-letter.patch; do
 	[ -f "$c" ] || continue
 	if grep -q -E "^[^ ].* \([0-9]+\):$" "$c" &&
 		! grep -q -E "^$SHORTLOG_HEADING \([0-9]+\):$" "$c"; then
@@ -234,6 +241,16 @@ roundtrip "export(apply(files)) == files, byte for byte (notes, no notes, cover 
 (cd "$W" && git rebase -q --force-rebase base) && roundtrip "the notes survive git rebase"
 check "the exported files carry no identity" \
 	sh -c '! grep -E "^(From: |Signed-off-by:)|pipeline|Pipeline" "$1"/*.patch' - "$TMP/p1"
+
+# A series that starts on stock (the fixes series) exports stock..HEAD,
+# with the stock commit as its base-commit.
+git -C "$W" tag stock HEAD~2
+rm -rf "$TMP/pf"
+check "format-series.sh with CGNS_SERIES=fixes: the commits on top of stock, base-commit the stock commit" \
+	sh -c 'CGNS_SERIES=fixes COVER=/dev/null "$1/format-series.sh" "$2" "$3" &&
+		[ "$(ls "$3" | tr "\n" " ")" = "0000-cover-letter.patch 0001-b-x-becomes-y.patch 0002-b-a-subject-that-is-long-enough-to-be-wrapped-by-the.patch " ] &&
+		grep -qx "base-commit: $(git -C "$2" rev-parse stock)" "$3/0000-cover-letter.patch"' - "$S" "$W" "$TMP/pf"
+git -C "$R" tag -d stock >/dev/null
 
 # ---- the mail form ----
 SENDER_NAME="José Müller" SENDER_EMAIL="jose@kernel.org" \
@@ -401,6 +418,41 @@ MAINT
 		- "$M/0000-cover-letter.patch" "$(series_change_id 6.1)"
 	check "mail: the dry run names each mail's Cc:" \
 		grep -q '^\[mail .*\]   0002  Cc (4): cgroups@vger.kernel.org, shuah@kernel.org, linux-kselftest@vger.kernel.org, linux-kernel@vger.kernel.org$' "$TMP/mail.out"
+fi
+
+# ---- which series is which (lib-series.sh) ----
+# series NAME...: the functions' output for the cgroup namespace series
+# (no CGNS_SERIES), the fixes series by argument and by CGNS_SERIES.
+check "series: 6.1's is ./series and patches/, 6.12's patches/6.12/, both on base, v3" \
+	bash -c '. "$1/lib.sh"; . "$1/lib-series.sh"
+		[ "$(series_file 6.1)" = "$TOP/series" ] && [ "$(series_dir 6.1)" = "$TOP/patches" ] &&
+		[ "$(series_file 6.12)" = "$TOP/patches/6.12/series" ] && [ "$(series_dir 6.12 patched)" = "$TOP/patches/6.12" ] &&
+		[ "$(series_start)" = base ] && [ "$(series_version)" = 3 ]' - "$S"
+check "series: a fixes series is patches/fixes/KVER/, on stock, [PATCH i/n] (by argument and by CGNS_SERIES)" \
+	bash -c '. "$1/lib.sh"; . "$1/lib-series.sh"
+		[ "$(series_file 6.12 fixes)" = "$TOP/patches/fixes/6.12/series" ] &&
+		[ "$(series_dir 6.1 fixes)" = "$TOP/patches/fixes/6.1" ] &&
+		[ "$(series_start fixes)" = stock ] && [ "$(series_version fixes)" = 1 ] &&
+		[ "$(CGNS_SERIES=fixes series_dir 6.12)" = "$TOP/patches/fixes/6.12" ] &&
+		[ "$(CGNS_SERIES=fixes series_start)" = stock ] &&
+		[ "$(series_args 6.12 fixes)" = "KVER=6.12 VARIANT=fixes" ]' - "$S"
+check "series: every b4 change-id is in b4's form, and no two are the same" \
+	bash -c '. "$1/lib.sh"; . "$1/lib-series.sh"
+		ids="$(series_change_id 6.1) $(series_change_id 6.12) $(series_change_id 6.12 fixes)"
+		for i in $ids; do echo "$i" | grep -qE "^[0-9]{8}-[a-z0-9-]+-[0-9a-f]{12}$" || exit 1; done
+		[ "$(printf "%s\n" $ids | sort -u | wc -l)" = 3 ]' - "$S"
+check "series: an unknown series is one ERROR line" \
+	bash -c '! out=$(. "$1/lib.sh"; . "$1/lib-series.sh"; CGNS_SERIES=fix series_of 2>&1) &&
+		[ "$(echo "$out" | wc -l)" = 1 ] && echo "$out" | grep -q "^ERROR \[.*\]: unknown series .fix."' - "$S"
+check "series: VARIANT=fixes on a tree without a fixes series is one ERROR line naming the file" \
+	bash -c '! out=$(. "$1/lib.sh"; . "$1/lib-series.sh"; check_variant fixes; check_series 6.1 fixes 2>&1) &&
+		[ "$(echo "$out" | wc -l)" = 1 ] && echo "$out" | grep -q "^ERROR \[.*\]: 6.1 has no fixes series (no patches/fixes/6.1/series"' - "$S"
+check "make check KVER/fixes on a tree without a fixes series stops before its first step" \
+	bash -c '! "$1/check.sh" "$2/build" 6.1/fixes >"$2/out" 2>&1 && [ "$(wc -l <"$2/out")" -eq 1 ] &&
+		[ ! -e "$2/build" ] && grep -q "^ERROR \[check\]: 6.1 has no fixes series" "$2/out"' - "$S" "$TMP"
+if [ -f "$(series_file 6.12 fixes)" ]; then
+	check "series: 6.12 has a fixes series (series_variants)" \
+		sh -c '[ "$("$1/series-variants.sh" 6.12 | tr "\n" " ")" = "patched fixes " ]' - "$S"
 fi
 
 # ---- need_space: a step that would fill the disk stops first, named ----

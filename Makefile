@@ -91,11 +91,15 @@ kernel: config
 	@$(S)/build-kernel.sh $(TREE)
 
 # The selftests are part of the series: built once, from the patched
-# tree, and run on every variant.
+# tree, and run on every variant.  A tree with a fixes series builds the
+# kernel's test_core from its fixes tree instead (the fixes add cases to
+# test_core.c), so that every variant runs the same, extended test_core;
+# that tree is prepared here, not built.
 tests: extract
 	@$(S)/prepare-variant.sh $(KVER) patched $(PATCHED)
-	@echo "[tests] building the selftests of $(PATCHED) into $(TESTOUT)" >&2
-	@$(MAKE) -s -C tests KSRC=$(PATCHED) OUT=$(TESTOUT) || \
+	@$(if $(call has_fixes,$(KVER)),$(S)/prepare-variant.sh $(KVER) fixes $(FIXES))
+	@echo "[tests] building the selftests of $(PATCHED)$(if $(call has_fixes,$(KVER)), (test_core: $(FIXES))) into $(TESTOUT)" >&2
+	@$(MAKE) -s -C tests KSRC=$(PATCHED) $(if $(call has_fixes,$(KVER)),TEST_CORE_SRC=$(FIXES)) OUT=$(TESTOUT) || \
 		{ echo "ERROR [tests]: building the test binaries failed" >&2; exit 1; }
 
 # Always the kernel and tests of this very source: never a stale one.

@@ -137,20 +137,24 @@ kernel-path:
 	@test -f $(BZIMAGE) || { echo "ERROR: $(BZIMAGE) not built (make kernel)" >&2; exit 1; }
 	@echo $(BZIMAGE)
 
-# Not a test: "make check" neither runs nor judges it.  The three kernels
-# come from the kernel target (a no-op when they are up to date).
+# Not a test: "make check" neither runs nor judges it.  The three kernels,
+# four with the fixes kernel of a tree that has a fixes series, come from
+# the kernel target (a no-op when they are up to date).
 PAIRS ?= 2
 bench: setup
 	@$(MAKE) -s kernel VARIANT=stock DEBUG=0
 	@$(MAKE) -s kernel VARIANT=patched DEBUG=0
 	@$(MAKE) -s kernel VARIANT=base DEBUG=0
-	@PAIRS=$(PAIRS) $(S)/bench.sh $(KDIR) $(KDIR)/bench
+	@$(if $(call has_fixes,$(KVER)),$(MAKE) -s kernel VARIANT=fixes DEBUG=0)
+	@PAIRS=$(PAIRS) $(S)/bench.sh $(KVER) $(KDIR) $(KDIR)/bench
 
-# Both trees: 6.1's kernels (not DEBUG=1) and series, 6.12's series
-# (checkpatch, kdoc, round trip, mail) without a kernel build: more
-# kernels would take make check past 75 minutes cold (CI's limit is 90).  With KVER
-# given, that tree in full, DEBUG=1 included.
-CHECK_TREES := $(if $(filter command line environment,$(origin KVER)),$(KVER),6.1/kernels 6.12/series)
+# Both trees: 6.1's kernels (not DEBUG=1) and series; 6.12's series
+# checks (checkpatch, kdoc, round trip, mail) of both its series and, where
+# it has a fixes series, its fixes kernel (6.12/fixes), but none of its
+# other kernels: more kernels would take make check past 75 minutes cold
+# (CI's limit is 90).  With KVER given, that tree in full, DEBUG=1
+# included.
+CHECK_TREES := $(if $(filter command line environment,$(origin KVER)),$(KVER),6.1/kernels 6.12/$(if $(call has_fixes,6.12),fixes,series))
 check: setup
 	@$(S)/check.sh $(BUILD) $(CHECK_TREES)
 

@@ -20,11 +20,17 @@ lines.  Prints two tables and a verdict:
   read, *_bytes) and whether it is within the project's acceptance,
   1.005.
 
+With boots of a fixes kernel (stock + the tree's fixes series) the tables
+also hold its medians, fixes/stock and its spread (long paths: the length
+it read), and a second verdict gives the largest fixes/stock against the
+same acceptance.
+
 Writes OUT_DIR/bench.json (every value of every boot, the same summary
-with patched/stock, patched/base and base/stock per figure, and the
-verdict), OUT_DIR/cgroup-read.dat (the /proc/self/cgroup read cost
-against depth) and OUT_DIR/long-path.dat (the long-path read costs
-against the path's length, one block per name length), for gnuplot.
+with patched/stock, patched/base, base/stock and fixes/stock per figure,
+and the verdicts), OUT_DIR/cgroup-read.dat (the /proc/self/cgroup read
+cost against depth) and OUT_DIR/long-path.dat (the long-path read costs
+against the path's length, one block per name length), for gnuplot; the
+.dat files hold stock, patched and base (the plots' columns).
 """
 import json
 import os
@@ -32,7 +38,8 @@ import re
 import statistics
 import sys
 
-VARIANTS = ("stock", "patched", "base")
+VARIANTS = ("stock", "patched", "base", "fixes")
+DAT_VARIANTS = ("stock", "patched", "base")  # the columns the plots read
 LINE = re.compile(r"^bench: (\S+) (\S+) ?(.*)$")
 LONG = re.compile(r"^(cgroup|mountinfo|cpuset)_long_L\w+?_n(\d+)_d(\d+)(_bytes)?$")
 LONG_KINDS = (("cgroup", "/proc/self/cgroup, initial namespace"),
@@ -104,8 +111,9 @@ def long_figures(order):
     return rows
 
 
-def long_table(order, figures):
-    """The long-path figures, one block per file."""
+def long_table(order, figures, fixes):
+    """The long-path figures, one block per file; with fixes, its columns
+    too."""
     rows = long_figures(order)
     if not rows:
         return
@@ -113,6 +121,8 @@ def long_table(order, figures):
     head = (f"{'figure':<{w}} {'length':>7} {'stock':>10} {'patched':>10} {'p/stock':>7}"
             f" {'base':>10} {'b/stock':>7} {'p/base':>7} {'spread':>6}"
             f" {'read s':>7} {'read p':>7} {'read b':>7}")
+    if fixes:
+        head += f" {'fixes':>10} {'f/stock':>7} {'read f':>7}"
     print()
     print("long paths: ns per open+read+close; length = depth x (name length + 1) bytes;"
           " read X = the path's length as X printed it")
@@ -134,11 +144,15 @@ def long_table(order, figures):
                 if not s:
                     return "-"
                 return "full" if s["median"] == length else f"{s['median']:.0f}"
-            print(f"{name:<{w}} {length:>7} {fmt(med(f['stock']), 'ns'):>10}"
-                  f" {fmt(med(f['patched']), 'ns'):>10} {fmt_ratio(f['patched_over_stock']):>7}"
-                  f" {fmt(med(f['base']), 'ns'):>10} {fmt_ratio(f['base_over_stock']):>7}"
-                  f" {fmt_ratio(f['patched_over_base']):>7} {spread:>6}"
-                  f" {read('stock'):>7} {read('patched'):>7} {read('base'):>7}")
+            line = (f"{name:<{w}} {length:>7} {fmt(med(f['stock']), 'ns'):>10}"
+                    f" {fmt(med(f['patched']), 'ns'):>10} {fmt_ratio(f['patched_over_stock']):>7}"
+                    f" {fmt(med(f['base']), 'ns'):>10} {fmt_ratio(f['base_over_stock']):>7}"
+                    f" {fmt_ratio(f['patched_over_base']):>7} {spread:>6}"
+                    f" {read('stock'):>7} {read('patched'):>7} {read('base'):>7}")
+            if fixes:
+                line += (f" {fmt(med(f['fixes']), 'ns'):>10} {fmt_ratio(f['fixes_over_stock']):>7}"
+                         f" {read('fixes'):>7}")
+            print(line)
 
 
 def write_long_dat(path, order, figures):
@@ -152,18 +166,37 @@ def write_long_dat(path, order, figures):
     kinds = [k for k, _ in LONG_KINDS]
     with open(path, "w") as f:
         f.write("# one block per name length n; length = d x (n + 1) bytes\n")
-        f.write("# length depth " + " ".join(f"{v}_{k}" for k in kinds for v in VARIANTS) + "\n")
+        f.write("# length depth " + " ".join(f"{v}_{k}" for k in kinds for v in DAT_VARIANTS) + "\n")
         for n in sorted(chains, reverse=True):
             f.write(f"# n={n}\n")
             for d in sorted(chains[n]):
                 row = [str(d * (n + 1)), str(d)]
                 for k in kinds:
                     fig = by.get((k, n, d), {})
-                    for v in VARIANTS:
+                    for v in DAT_VARIANTS:
                         s = fig.get(v)
                         row.append(f"{s['median']:.1f}" if s else "?")
                 f.write(" ".join(row) + "\n")
             f.write("\n\n")
+
+
+def largest(figures, order, variant):
+    """The verdict on VARIANT/stock: the largest over every cost figure
+    (the lengths read, *_bytes, excepted) and whether it is within the
+    acceptance; printed, and returned for the JSON (None: no figure)."""
+    key = f"{variant}_over_stock"
+    costs = [(figures[x][key], x) for x in order
+             if not x.endswith("_bytes") and figures[x][key]]
+    if not costs:
+        print(f"largest {variant}/stock: - (no figure measured on both stock and {variant})")
+        return None
+    worst, worst_name = max(costs)
+    ok = worst <= ACCEPT
+    print(f"largest {variant}/stock: {worst:.4f}, {worst_name}"
+          f" (over {len(costs)} cost figures, lengths read excluded):"
+          f" {'within' if ok else 'ABOVE'} the acceptance of {ACCEPT}")
+    return {"figure": worst_name, key: worst,
+            "figures": len(costs), "limit": ACCEPT, "within": ok}
 
 
 def main():
@@ -192,49 +225,46 @@ def main():
         figures[name] = dict(unit=unit, **s,
                              patched_over_stock=ratio(s["patched"], s["stock"]),
                              patched_over_base=ratio(s["patched"], s["base"]),
-                             base_over_stock=ratio(s["base"], s["stock"]))
+                             base_over_stock=ratio(s["base"], s["stock"]),
+                             fixes_over_stock=ratio(s["fixes"], s["stock"]))
         m = LONG.match(name)
         if m:
             figures[name]["path_length"] = int(m.group(3)) * (int(m.group(2)) + 1)
         else:
             table.append((name, unit, s))
 
-    w = max(len(n) for n, _, _ in table) if table else len("figure")
+    n = {v: sum(b["variant"] == v for b in boots) for v in VARIANTS}
+    fixes = n["fixes"] > 0
+    w = max(len(x) for x, _, _ in table) if table else len("figure")
     head = (f"{'figure':<{w}} {'unit':<5} {'stock':>9} {'patched':>9} {'p/stock':>8}"
             f" {'spread s':>9} {'spread p':>9} {'base':>9} {'p/base':>7}")
+    if fixes:
+        head += f" {'fixes':>9} {'f/stock':>8} {'spread f':>9}"
     print(head)
     print("-" * len(head))
     for name, unit, s in table:
-        st, pa, ba = s["stock"], s["patched"], s["base"]
+        st, pa, ba, fx = s["stock"], s["patched"], s["base"], s["fixes"]
         r = figures[name]["patched_over_stock"]
         rb = figures[name]["patched_over_base"]
-        print(f"{name:<{w}} {unit:<5} {fmt(st and st['median'], unit):>9}"
-              f" {fmt(pa and pa['median'], unit):>9} {fmt_ratio(r):>8}"
-              f" {fmt_spread(st):>9} {fmt_spread(pa):>9}"
-              f" {fmt(ba and ba['median'], unit):>9} {fmt_ratio(rb):>7}")
-    long_table(order, figures)
-    n = {v: sum(b["variant"] == v for b in boots) for v in VARIANTS}
-    print(f"(medians over {n['stock']} stock, {n['patched']} patched, {n['base']} base boots;"
+        line = (f"{name:<{w}} {unit:<5} {fmt(st and st['median'], unit):>9}"
+                f" {fmt(pa and pa['median'], unit):>9} {fmt_ratio(r):>8}"
+                f" {fmt_spread(st):>9} {fmt_spread(pa):>9}"
+                f" {fmt(ba and ba['median'], unit):>9} {fmt_ratio(rb):>7}")
+        if fixes:
+            line += (f" {fmt(fx and fx['median'], unit):>9}"
+                     f" {fmt_ratio(figures[name]['fixes_over_stock']):>8} {fmt_spread(fx):>9}")
+        print(line)
+    long_table(order, figures, fixes)
+    nfixes = f" {n['fixes']} fixes," if fixes else ""
+    print(f"(medians over {n['stock']} stock, {n['patched']} patched,{nfixes} {n['base']} base boots;"
           " spread = (max - min) / median;"
           " '-': skipped (no cgroup namespaces) or no boot of that kernel)")
 
-    # the verdict: every cost figure, the lengths read (*_bytes) excepted
-    costs = [(figures[x]["patched_over_stock"], x) for x in order
-             if not x.endswith("_bytes") and figures[x]["patched_over_stock"]]
-    if costs:
-        worst, worst_name = max(costs)
-        ok = worst <= ACCEPT
-        verdict = {"figure": worst_name, "patched_over_stock": worst,
-                   "figures": len(costs), "limit": ACCEPT, "within": ok}
-        print(f"largest patched/stock: {worst:.4f}, {worst_name}"
-              f" (over {len(costs)} cost figures, lengths read excluded):"
-              f" {'within' if ok else 'ABOVE'} the acceptance of {ACCEPT}")
-    else:
-        verdict = None
-        print("largest patched/stock: - (no figure measured on both stock and patched)")
-
+    verdict = largest(figures, order, "patched")
+    fixes_verdict = largest(figures, order, "fixes") if fixes else None
     with open(os.path.join(out_dir, "bench.json"), "w") as f:
-        json.dump({"boots": boots, "figures": figures, "largest_patched_over_stock": verdict},
+        json.dump({"boots": boots, "figures": figures, "largest_patched_over_stock": verdict,
+                   "largest_fixes_over_stock": fixes_verdict},
                   f, indent=1)
         f.write("\n")
 
@@ -243,11 +273,11 @@ def main():
     depths = sorted({int(m.group(1)) for n in order
                      for m in [re.match(r"^cgroup_read_\w+?_d(\d+)$", n)] if m})
     with open(os.path.join(out_dir, "cgroup-read.dat"), "w") as f:
-        f.write("# depth " + " ".join(f"{v}_{k}" for k in kinds for v in VARIANTS) + "\n")
+        f.write("# depth " + " ".join(f"{v}_{k}" for k in kinds for v in DAT_VARIANTS) + "\n")
         for d in depths:
             row = [str(d)]
             for k in kinds:
-                for v in VARIANTS:
+                for v in DAT_VARIANTS:
                     s = figures.get(f"cgroup_read_{k}_d{d}", {}).get(v)
                     row.append(f"{s['median']:.1f}" if s else "?")
             f.write(" ".join(row) + "\n")

@@ -1,7 +1,10 @@
 #!/bin/bash
-# "make bench": what cgroup namespaces cost, patched against stock.
-# Boots the built kernels of KVER alternately (stock, patched, base, then
-# stock, patched again, PAIRS pairs in all) under QEMU TCG with one vCPU
+# "make bench": what cgroup namespaces cost, patched against stock, and
+# what the fixes series costs, fixes against stock, where the tree has one
+# (lib-series.sh: series_variants).
+# Boots the built kernels of KVER alternately (stock, patched, [fixes,]
+# base, then stock, patched[, fixes] again, PAIRS pairs in all) under QEMU
+# TCG with one vCPU
 # and "-icount shift=0,sleep=off", so that the guest clock counts
 # instructions and never follows the host's, and without address space
 # randomization (norandmaps): the guest runs the same instructions on every
@@ -14,8 +17,9 @@
 # JSON, plot data) and plots with gnuplot the /proc/self/cgroup read cost
 # against depth and the long-path read costs against the path's length.
 #
-# usage: bench.sh KDIR OUTDIR
-#   KDIR: build/<KVER>, holding stock/, patched/, base/ with bzImage built
+# usage: bench.sh KVER KDIR OUTDIR
+#   KDIR: build/<KVER>, holding stock/, patched/, base/ (and fixes/ where
+#         KVER has a fixes series) with bzImage built
 # env:   PAIRS=stock/patched pairs (default 2, at least 2)  TIMEOUT=per boot
 # out:   OUTDIR/runs/NN-VARIANT.txt (guest output), .console (kernel log),
 #        OUTDIR/bench.txt (the tables, also on stdout), bench.json,
@@ -23,18 +27,24 @@
 set -euo pipefail
 STEP=bench
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib-series.sh"
 
-KDIR=${1:?usage: bench.sh KDIR OUTDIR}
-OUT=${2:?usage: bench.sh KDIR OUTDIR}
+KVER=${1:?usage: bench.sh KVER KDIR OUTDIR}
+KDIR=${2:?usage: bench.sh KVER KDIR OUTDIR}
+OUT=${3:?usage: bench.sh KVER KDIR OUTDIR}
+check_kver "$KVER"
 PAIRS=${PAIRS:-2}
 S=$TOP/scripts
+# The fixes kernel boots right after patched in every pair, where the tree
+# has a fixes series.
+fixes=$(series_variants "$KVER" | grep -x fixes || true)
 
 case "$PAIRS" in
 '' | *[!0-9]*) die "PAIRS=$PAIRS is not a number" ;;
 esac
 [ "$PAIRS" -ge 2 ] || die "PAIRS=$PAIRS: at least 2 pairs, or there is no spread to show"
-for v in stock patched base; do
-	[ -f "$KDIR/$v/arch/x86/boot/bzImage" ] || die "no $v kernel in $KDIR (make kernel VARIANT=$v)"
+for v in stock patched base $fixes; do
+	[ -f "$KDIR/$v/arch/x86/boot/bzImage" ] || die "no $v kernel in $KDIR (make kernel KVER=$KVER VARIANT=$v)"
 done
 command -v gnuplot >/dev/null || die "gnuplot missing (make setup: gnuplot-nox)"
 
@@ -42,9 +52,9 @@ mkdir -p "$OUT/guest"
 make -s -C "$TOP/bench" OUT="$OUT/guest" || die "building bench/cgns-bench failed"
 "$S/mkinitramfs.sh" "$OUT/bench.cpio.gz" -e "$OUT/guest" -c /extra/cgns-bench
 
-order="stock patched base"
+order="stock patched${fixes:+ $fixes} base"
 for _ in $(seq 2 "$PAIRS"); do
-	order="$order stock patched"
+	order="$order stock patched${fixes:+ $fixes}"
 done
 total=$(echo "$order" | wc -w)
 rm -rf "$OUT/runs.new"

@@ -52,9 +52,10 @@ has_fixes = $(filter fixes,$(shell $(S)/series-variants.sh $(1)))
 all: setup kernel tests suite
 
 help:
-	@echo "make [KVER=6.1|6.12] [VARIANT=stock|base|patched] [DEBUG=1] [ACCEL=tcg|kvm] [O=dir]"
+	@echo "make [KVER=6.1|6.12] [VARIANT=stock|base|patched|fixes] [DEBUG=1] [ACCEL=tcg|kvm] [O=dir]"
+	@echo "  (VARIANT=fixes: stock + the tree's fixes series, patches/fixes/KVER/; 6.12 has one)"
 	@echo "  all (default)  set up, build the kernel, boot it, run the suite"
-	@echo "  check          6.1 stock, base, patched, kselftest-tar, check-debian; checkpatch, kdoc, roundtrip, mail of 6.1 and 6.12; test-judge, test-tooling, lint; KVER=x: x in full (also DEBUG=1)"
+	@echo "  check          6.1 stock, base, patched, kselftest-tar, check-debian; checkpatch, kdoc, roundtrip, mail of 6.1, of 6.12 and of 6.12's fixes series; 6.12's fixes kernel (with a fixes series); test-judge, test-tooling, lint; KVER=x: x in full (also DEBUG=1)"
 	@echo "  check-variant  build + suite for one KVER/VARIANT"
 	@echo "  check-debug    check-variant of patched with DEBUG=1"
 	@echo "  check-debian [DEBIAN_VARIANTS='patched stock']  the Debian guest: systemd, containers, criu, netfilter"
@@ -62,10 +63,10 @@ help:
 	@echo "  run CMD='..' [EXTRA=dir]  boot the kernel and run CMD instead of the suite"
 	@echo "  shell [EXTRA=dir]  interactive busybox shell on the kernel"
 	@echo "  kernel-path    print the bzImage path (use make -s)"
-	@echo "  bench [PAIRS=2]  boot stock, patched, base alternately (icount) and print what cgroup namespaces cost"
-	@echo "  checkpatch kdoc roundtrip build-each   the series checks (docs/maintainers.md)"
-	@echo "  refresh [TREE=dir]   write series and patches/ from the patched worktree"
-	@echo "  mail [V=3] [SEND=1]  the series as mail (dry run unless SEND=1)"
+	@echo "  bench [PAIRS=2]  boot stock, patched, base (and fixes) alternately (icount) and print what cgroup namespaces (and the fixes) cost"
+	@echo "  checkpatch kdoc roundtrip build-each   the series checks (docs/maintainers.md); VARIANT=fixes: of the fixes series"
+	@echo "  refresh [TREE=dir]   write series and patches/ from the patched worktree (VARIANT=fixes: patches/fixes/KVER/ from the fixes worktree)"
+	@echo "  mail [V=3] [SEND=1]  the series as mail (dry run unless SEND=1); VARIANT=fixes: the fixes series, [PATCH i/n] unless V= is given"
 	@echo "  lint test-tooling test-judge   the repository's own checks (in make check)"
 	@echo "  fuzz [SEED=1] [FUZZ_OPS=20000] [FUZZ_SECONDS=60]   fail-nth walk, stress-ng, trinity on stock and patched DEBUG=1"
 	@echo "  rebase [FROM=6.1] KVER=6.12 [RESTART=1]   carry FROM's series to KVER (git am -3, rerere)"

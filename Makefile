@@ -155,7 +155,7 @@ bench: setup
 # other kernels: more kernels would take make check past 75 minutes cold
 # (CI's limit is 90).  With KVER given, that tree in full, DEBUG=1
 # included.
-CHECK_TREES := $(if $(filter command line environment,$(origin KVER)),$(KVER),6.1/kernels 6.12/$(if $(call has_fixes,6.12),fixes,series))
+CHECK_TREES  = $(if $(filter command line environment,$(origin KVER)),$(KVER),6.1/kernels 6.12/$(if $(call has_fixes,6.12),fixes,series))
 check: setup
 	@$(S)/check.sh $(BUILD) $(CHECK_TREES)
 

@@ -131,7 +131,8 @@ check-debian: setup
 shell-debian: kernel
 	@$(S)/setup.sh mmdebstrap e2fsprogs
 	@$(MAKE) -s prepare VARIANT=patched DEBUG=0
-	@$(S)/debian-image.sh $(KVER) $(PATCHED) $(DEBIAN_IMAGE) $(CURDIR)/tests/cases $(CURDIR)/tests/debian/cases
+	@$(if $(call has_fixes,$(KVER)),$(S)/prepare-variant.sh $(KVER) fixes $(FIXES))
+	@TEST_CORE_SRC=$(if $(call has_fixes,$(KVER)),$(FIXES)) $(S)/debian-image.sh $(KVER) $(PATCHED) $(DEBIAN_IMAGE) $(CURDIR)/tests/cases $(CURDIR)/tests/debian/cases
 	@DISK=$(DEBIAN_IMAGE) MEM=2048 $(S)/boot.sh $(BZIMAGE) - /dev/null shell
 
 kernel-path:

@@ -9,11 +9,13 @@
 # Results: RESULTS/debian-VARIANT.*.  The last line adds the variants up.
 #
 # usage: check-debian.sh KVER KDIR VARIANT...
-#   KDIR: build/KVER (its patched tree gives the selftests)
+#   KDIR: build/KVER (its patched tree gives the selftests; its fixes tree,
+#         where KVER has a fixes series, test_core: debian-image.sh)
 # env: DEBIAN_TIMEOUT  seconds a guest run may take (default 2400)
 set -eu
 STEP=check-debian
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib-series.sh"
 
 KVER=${1:?usage: check-debian.sh KVER KDIR VARIANT...}
 KDIR=${2:?}
@@ -25,8 +27,13 @@ CASES="$TOP/tests/cases $TOP/tests/debian/cases"
 IMAGE=$KDIR/debian/disk.img
 
 for v in "${variants[@]}"; do check_variant "$v"; done
+core=
+if series_variants "$KVER" | grep -qx fixes; then
+	"$TOP/scripts/prepare-variant.sh" "$KVER" fixes "$KDIR/fixes"
+	core=$KDIR/fixes
+fi
 # shellcheck disable=SC2086 # CASES: file names
-"$TOP/scripts/debian-image.sh" "$KVER" "$KDIR/patched" "$IMAGE" $CASES
+TEST_CORE_SRC=$core "$TOP/scripts/debian-image.sh" "$KVER" "$KDIR/patched" "$IMAGE" $CASES
 
 P=0 F=0 S=0
 for v in "${variants[@]}"; do

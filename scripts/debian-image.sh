@@ -8,9 +8,13 @@
 # document to ttyS1 and reboots.  With cgns.mode=shell the service stays
 # off and root is logged in on the console.  IMAGE.list names the programs
 # the runner runs (for run-suite.sh); the image is made again only when
-# one of its inputs changed.
+# one of its inputs changed.  With TEST_CORE_SRC=tree (the fixes tree of a
+# tree with a fixes series, which adds cases to test_core.c) the
+# tarball's cgroup/test_core is replaced by that tree's, built by its
+# kselftest Makefile: the Debian guest runs the same test_core as the
+# busybox suite.
 #
-# usage: debian-image.sh KVER PATCHED_TREE IMAGE CASES...
+# usage: [TEST_CORE_SRC=tree] debian-image.sh KVER PATCHED_TREE IMAGE CASES...
 set -eu
 STEP=debian-image
 . "$(dirname "$0")/lib.sh"
@@ -23,6 +27,9 @@ shift 3
 [ $# -gt 0 ] || die "no case list given"
 check_kver "$KVER"
 [ -d "$TREE/tools/testing/selftests/cgroupns" ] || die "$TREE has no cgroupns selftests (make prepare)"
+CORE=${TEST_CORE_SRC:-}
+[ -z "$CORE" ] || [ -f "$CORE/tools/testing/selftests/cgroup/test_core.c" ] ||
+	die "TEST_CORE_SRC=$CORE has no tools/testing/selftests/cgroup/test_core.c (make prepare VARIANT=fixes)"
 TARGETS="cgroupns cgroup pidfd"
 D=$TOP/tests/debian
 
@@ -30,6 +37,7 @@ tarball=$("$TOP/scripts/debian-rootfs.sh")
 list=$(guest_programs "$KVER" "$@")
 want=$( {
 	echo "$tarball $TARGETS $(git -C "$TREE" rev-parse HEAD)"
+	[ -z "$CORE" ] || echo "test_core $(git -C "$CORE" rev-parse HEAD)"
 	echo "$list"
 	cat "$D/run" "$D/clients" "$TOP/initramfs/ktap.sh" "$0"
 } | sha1sum | cut -d' ' -f1)
@@ -53,6 +61,16 @@ tar -xf "$tarball" -C "$root/var/lib/machines/ct"
 
 mkdir -p "$root/opt/cgns/kselftest" "$root/opt/cgns/bin" "$root/lib/cgns"
 tar -xf "$ks" -C "$root/opt/cgns/kselftest"
+if [ -n "$CORE" ]; then
+	say "test_core from $CORE"
+	[ -f "$root/opt/cgns/kselftest/cgroup/test_core" ] || die "the kselftest tarball has no cgroup/test_core ($IMAGE.kselftest.log)"
+	rm -rf "$IMAGE.test_core"
+	mkdir -p "$IMAGE.test_core"
+	make -C "$CORE/tools/testing/selftests/cgroup" OUTPUT="$IMAGE.test_core" \
+		"$IMAGE.test_core/test_core" >"$IMAGE.test_core.log" 2>&1 ||
+		{ tail -20 "$IMAGE.test_core.log" >&2; die "building test_core of $CORE failed ($IMAGE.test_core.log)"; }
+	cp "$IMAGE.test_core/test_core" "$root/opt/cgns/kselftest/cgroup/test_core"
+fi
 cp "$D/run" "$root/opt/cgns/run"
 cp "$D/clients" "$root/opt/cgns/bin/clients"
 cp "$TOP/initramfs/ktap.sh" "$root/lib/cgns/ktap.sh"

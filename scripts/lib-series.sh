@@ -77,8 +77,9 @@ series_variants() {
 # Stop, in one line, unless tree $1 has series $2 (default as series_of).
 check_series() {
 	_cs=$(series_of "${2:-}") || exit 1
-	[ "$_cs" != fixes ] || [ -f "$(series_file "$1" fixes)" ] ||
-		die "$1 has no fixes series (no patches/fixes/$1/series; only a tree with one has VARIANT=fixes)"
+	_csf=$(series_file "$1" fixes)
+	[ "$_cs" != fixes ] || [ -f "$_csf" ] ||
+		die "$1 has no fixes series (no ${_csf#"$TOP"/}; only a tree with one has VARIANT=fixes)"
 }
 
 # A name for series $2 of tree $1 in messages: "the 6.12 series", "the

@@ -6,8 +6,11 @@
 #                 must each match a line of the judge's output
 #   NAME.ktap     the guest's KTAP document (default: good.ktap)
 #   NAME.console  the console log (default: clean.console)
-#   NAME.args     extra judge options (--debug, another --console)
-# All fixtures share tests/judge/cases and tests/judge/expect.
+#   NAME.args     extra judge options (--debug, another --console);
+#                 --no-expect: judge without tests/judge/expect (a variant
+#                 with no expectation file)
+# All fixtures share tests/judge/cases and, unless --no-expect,
+# tests/judge/expect.
 #
 # usage: test-judge.sh KUNIT_DIR
 set -eu
@@ -29,11 +32,15 @@ for want in "$D"/*.want; do
 	args=()
 	# NAME.args: extra judge arguments; @D@ is this directory.
 	[ ! -f "$D/$n.args" ] || read -r -a args < <(sed "s|@D@|$D|g" "$D/$n.args")
+	expect=(--expect "$D/expect") rest=()
+	for a in ${args[@]+"${args[@]}"}; do
+		if [ "$a" = --no-expect ]; then expect=(); else rest+=("$a"); fi
+	done
 	rc=0
 	python3 "$TOP/scripts/judge.py" --variant fixture --ktap "$ktap" \
-		--console "$console" --cases "$D/cases" --expect "$D/expect" \
+		--console "$console" --cases "$D/cases" ${expect[@]+"${expect[@]}"} \
 		--kunit "$KUNIT" --json "$OUT/$n.json" --junit "$OUT/$n.xml" \
-		"${args[@]}" >"$OUT/$n.out" 2>&1 || rc=$?
+		${rest[@]+"${rest[@]}"} >"$OUT/$n.out" 2>&1 || rc=$?
 	verdict=$(head -1 "$want")
 	problem=
 	case "$verdict:$rc" in

@@ -138,8 +138,9 @@ STEP=mail SENDER_NAME=$IDENT_NAME SENDER_EMAIL=$IDENT_EMAIL CHANGE_ID=$change_id
 	"$(dirname "$0")/format-series.sh" "$TREE" "$OUT/patches" $vopt --thread=shallow
 
 # Each patch's Cc: what get_maintainer.pl gives for it (run in the tree
-# mailed, patched or fixes, so with its MAINTAINERS), the Cc: trailers of its message, the
-# entry's lists; never the To: people again.  The cover letter: all of them.
+# mailed, patched or fixes, so with its MAINTAINERS), the Cc: trailers of
+# its message, the entry's lists; never the To: people again.  The cover
+# letter: all of them.
 printf '%s\n' "$IDENT_EMAIL" >"$OUT/recipients/sender"
 : >"$OUT/recipients/all"
 for f in "$OUT/patches"/*.patch; do

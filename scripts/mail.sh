@@ -15,10 +15,14 @@
 #  - To: of every mail: the M: people of the MAINTAINERS entry
 #    "CONTROL GROUP (CGROUP)" (CGROUP_ENTRY), Cc: its L: lists;
 #  - each patch also Cc:s what scripts/get_maintainer.pl --no-rolestats
-#    --no-git --no-git-fallback gives for that patch (maintainers,
-#    reviewers and lists of the files it touches, K: matches of its text),
-#    and the Cc: trailers of its message;
+#    --no-git --no-git-fallback --no-fixes gives for that patch
+#    (maintainers, reviewers and lists of the files it touches, K: matches
+#    of its text), and the Cc: trailers of its message;
 #  - the cover letter Cc:s all of them (the union).
+# --no-fixes: the build trees have no upstream history, so the signers of
+# the commit a "Fixes:" tag names cannot be looked up there (git fails on
+# the unknown id); a patch that should go to them names them in Cc:
+# trailers.
 # get_maintainer.pl runs on each patch, not with "-f FILE" on the files
 # the series changes: with -f it matches every K: regex against the whole
 # file, and tools/testing/selftests/Makefile, which lists every selftest,
@@ -146,7 +150,7 @@ printf '%s\n' "$IDENT_EMAIL" >"$OUT/recipients/sender"
 for f in "$OUT/patches"/*.patch; do
 	case "$f" in *0000-cover-letter.patch) cover=$f; continue ;; esac
 	if ! (cd "$TREE" && ./scripts/get_maintainer.pl --no-rolestats --no-git \
-		--no-git-fallback "$f") >"$OUT/recipients/gm" 2>"$OUT/recipients/gm.err" ||
+		--no-git-fallback --no-fixes "$f") >"$OUT/recipients/gm" 2>"$OUT/recipients/gm.err" ||
 		grep -q "appear to be a patch" "$OUT/recipients/gm.err" || [ ! -s "$OUT/recipients/gm" ]; then
 		cat "$OUT/recipients/gm.err" >&2
 		die "get_maintainer.pl found nobody for ${f##*/}"

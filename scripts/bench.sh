@@ -1,7 +1,7 @@
 #!/bin/bash
 # "make bench": what cgroup namespaces cost, patched against stock, and
 # what the fixes series costs, fixes against stock, where the tree has one
-# (lib-series.sh: series_variants).
+# (lib-series.sh: has_fixes_series).
 # Boots the built kernels of KVER alternately (stock, patched, [fixes,]
 # base, then stock, patched[, fixes] again, PAIRS pairs in all) under QEMU
 # TCG with one vCPU
@@ -37,7 +37,8 @@ PAIRS=${PAIRS:-2}
 S=$TOP/scripts
 # The fixes kernel boots right after patched in every pair, where the tree
 # has a fixes series.
-fixes=$(series_variants "$KVER" | grep -x fixes || true)
+fixes=
+! has_fixes_series "$KVER" || fixes=fixes
 
 case "$PAIRS" in
 '' | *[!0-9]*) die "PAIRS=$PAIRS is not a number" ;;

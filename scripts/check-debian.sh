@@ -28,7 +28,7 @@ IMAGE=$KDIR/debian/disk.img
 
 for v in "${variants[@]}"; do check_variant "$v"; done
 core=
-if series_variants "$KVER" | grep -qx fixes; then
+if has_fixes_series "$KVER"; then
 	"$TOP/scripts/prepare-variant.sh" "$KVER" fixes "$KDIR/fixes"
 	core=$KDIR/fixes
 fi

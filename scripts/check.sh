@@ -44,7 +44,8 @@ steps='' results=''
 for t in "$@"; do
 	k=${t%/*}
 	check_kver "$k"
-	fixes=$(series_variants "$k" | grep -x fixes || true)
+	fixes=
+	! has_fixes_series "$k" || fixes=fixes
 	add_mib "$k/stock"
 	add_mib "$k/patched"
 	[ -z "$fixes" ] || add_mib "$k/fixes"

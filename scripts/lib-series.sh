@@ -67,18 +67,22 @@ series_start() {
 	esac
 }
 
-# The series tree $1 has, one a line: patched, and fixes when
-# patches/fixes/KVER/series exists.
+# Whether tree $1 has a fixes series: patches/fixes/KVER/series exists.
+has_fixes_series() {
+	[ -f "$(series_file "$1" fixes)" ]
+}
+
+# The series tree $1 has, one a line: patched, and fixes if it has one.
 series_variants() {
 	echo patched
-	[ ! -f "$(series_file "$1" fixes)" ] || echo fixes
+	! has_fixes_series "$1" || echo fixes
 }
 
 # Stop, in one line, unless tree $1 has series $2 (default as series_of).
 check_series() {
 	_cs=$(series_of "${2:-}") || exit 1
 	_csf=$(series_file "$1" fixes)
-	[ "$_cs" != fixes ] || [ -f "$_csf" ] ||
+	[ "$_cs" != fixes ] || has_fixes_series "$1" ||
 		die "$1 has no fixes series (no ${_csf#"$TOP"/}; only a tree with one has VARIANT=fixes)"
 }
 

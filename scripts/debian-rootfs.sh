@@ -10,7 +10,7 @@ STEP=rootfs
 . "$(dirname "$0")/lib.sh"
 
 SUITE=bookworm
-MIRROR=${CGNS_MIRROR:-http://deb.debian.org/debian}
+MIRROR=$(debian_mirror)
 CACHE=${CGNS_CACHE:-/var/cache/cgns}
 pkgs=$(series_names "$TOP/tests/debian/packages" | tr '\n' ',' | sed 's/,$//')
 [ -n "$pkgs" ] || die "no packages in tests/debian/packages"

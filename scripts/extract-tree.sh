@@ -1,5 +1,6 @@
 #!/bin/bash
-# Extract /usr/src/linux-source-$KVER.tar.xz into $TREE once and record it as
+# Extract tree KVER's source tarball (fetch-source.sh: the Debian package
+# that ./trees names) into $TREE once and record it as
 # a single git commit tagged "stock".  The commit is made with fixed identity
 # and date, so the same Debian package always yields the same commit id: that
 # id is the base of everything the series says ("base-commit").
@@ -18,10 +19,9 @@ if git -C "$TREE" rev-parse -q --verify refs/tags/stock >/dev/null 2>&1; then
 	exit 0
 fi
 
-TARBALL=/usr/src/linux-source-$KVER.tar.xz
-[ -r "$TARBALL" ] || die "$TARBALL missing: install linux-source-$KVER (make setup)"
-DEBVER=$(dpkg-query -W -f='${Version}' "linux-source-$KVER" 2>/dev/null) ||
-	die "linux-source-$KVER is not installed (make setup)"
+PKG=$(tree_field "$KVER" package)
+src=$("$TOP/scripts/fetch-source.sh" "$KVER")
+TARBALL=${src% *} DEBVER=${src##* }
 
 # Extract next to the destination and rename at the end, so an interrupted
 # run never leaves a half tree that looks complete.
@@ -41,12 +41,12 @@ git -C "$TMP" init -q -b stock-src
 git -C "$TMP" config core.autocrlf false
 git -C "$TMP" config gc.auto 0
 git -C "$TMP" add -A -f .
-git -C "$TMP" commit -q -m "Linux $UPSTREAM (Debian linux-source-$KVER $DEBVER)
+git -C "$TMP" commit -q -m "Linux $UPSTREAM (Debian $PKG $DEBVER)
 
-Unpacked from /usr/src/linux-source-$KVER.tar.xz.  The Debian tarball
+Unpacked from /usr/src/$PKG.tar.xz.  The Debian tarball
 carries no git history; this commit stands for upstream stable v$UPSTREAM
 with Debian's patches applied."
 git -C "$TMP" tag stock
-printf '%s\n' "linux-source-$KVER $DEBVER (upstream v$UPSTREAM)" >"$TMP/.debian-version"
+printf '%s\n' "$PKG $DEBVER (upstream v$UPSTREAM)" >"$TMP/.debian-version"
 mv "$TMP" "$TREE"
 say "done: $TREE at $(git -C "$TREE" rev-parse --short stock)"

@@ -18,12 +18,12 @@
 # patch ends its message with the sender's Signed-off-by: and the shortlog
 # heading is the sender's name.
 #
-# With CHANGE_ID set (mail.sh: lib-series.sh series_change_id), the cover letter
-# carries it as b4 does: a "change-id:" line right after the "base-commit:"
-# line that format-patch writes.  The files under patches/ carry none
-# (make refresh and make roundtrip do not set it).
+# The committed cover letter's b4 change-id (lib-series.sh:
+# cover_change_id), if it has one, is carried over as b4 writes it: a
+# "change-id:" line right after the "base-commit:" line that format-patch
+# writes.
 #
-# usage: [SENDER_NAME=.. SENDER_EMAIL=..] [CHANGE_ID=..] COVER=file format-series.sh TREE OUTDIR [format-patch options]
+# usage: [SENDER_NAME=.. SENDER_EMAIL=..] COVER=file format-series.sh TREE OUTDIR [format-patch options]
 set -eu
 STEP=${STEP:-format}
 . "$(dirname "$0")/lib.sh"
@@ -83,6 +83,7 @@ git -C "$TREE" log --format=%s "$START..HEAD" |
 
 gen=$(ls "$OUTDIR"/*0000-cover-letter.patch)
 [ -f "$COVER" ] || COVER=/dev/null
+CHANGE_ID=$(cover_change_id "$COVER")
 awk -v old="$COVER" -v shortlog="$TMP/shortlog" '
 BEGIN {
 	while ((getline l < shortlog) > 0) sl = sl l "\n"

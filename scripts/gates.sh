@@ -507,7 +507,7 @@ config_build() {
 	ln -sf "$_src/scripts/kconfig/merge_config.sh" "$_o/scripts/kconfig/merge_config.sh"
 	_dbg=0
 	[ "$_name" != debug ] || _dbg=1
-	"$TOP/scripts/config-kernel.sh" "$_o" "$_dbg"
+	"$TOP/scripts/config-kernel.sh" "$KVER" "$_o" "$_dbg"
 	_off=$(config_off "$_name" "$_src")
 	_on=
 	[ "$_name" != no-controllers ] || _on=CGROUPS

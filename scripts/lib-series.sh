@@ -19,10 +19,9 @@ exported_series() {
 # A tree (KVER) has up to two series, each named by the variant whose tree
 # it makes:
 #   patched  the cgroup namespace series, on top of the base fixture
-#            (patches/base/KVER/, tag "base").  It was written for 6.1:
-#            ./series lists its files in patches/; on any other tree it is
-#            patches/KVER/, with its own series file and cover letter
-#            (rebased by "make rebase", compared by "make range-diff").
+#            (patches/base/KVER/, tag "base"): patches/KVER/, with its own
+#            series file and cover letter (carried from one tree to another
+#            by "make rebase", compared by "make range-diff").
 #   fixes    a short series of fixes for upstream, on the stock tree
 #            itself (tag "stock", no base fixture): patches/fixes/KVER/,
 #            with its own series file and cover letter; a tree has one
@@ -42,7 +41,6 @@ series_of() {
 series_dir() {
 	case "$(series_of "${2:-}"):$1" in
 	fixes:*) echo "$TOP/patches/fixes/$1" ;;
-	patched:6.1) echo "$TOP/patches" ;;
 	*) echo "$TOP/patches/$1" ;;
 	esac
 }
@@ -50,7 +48,6 @@ series_dir() {
 series_file() {
 	case "$(series_of "${2:-}"):$1" in
 	fixes:*) echo "$TOP/patches/fixes/$1/series" ;;
-	patched:6.1) echo "$TOP/series" ;;
 	*) echo "$TOP/patches/$1/series" ;;
 	esac
 }
@@ -104,20 +101,27 @@ series_args() {
 	esac
 }
 
-# The b4 change-id of series $2 of tree $1: the "change-id:" line that b4
-# puts after "base-commit:" at the end of a cover letter, by which b4 and
-# lore tie the revisions (v2, v3, ...) of one series together.  Made once,
-# in b4's form (YYYYMMDD-<slug>-<12 hex digits>, b4 prep -n SLUG), and
-# never changed: a new value starts a new series.  The 6.1 and 6.12
-# series are two series, and each fixes series is one more.  mail.sh puts
-# it in the mailed cover letter.
+# The b4 change-id of the cover letter $1: its "change-id:" line, which
+# b4 puts right after "base-commit:" at the end of a cover letter, and by
+# which b4 and lore tie the revisions (v2, v3, ...) of one series
+# together; nothing if it has none.  Made once per series, in b4's form
+# (YYYYMMDD-<slug>-<12 hex digits>, b4 prep -n SLUG), and never changed:
+# a new value starts a new series.  Each tree's series is a series of its
+# own, and each fixes series one more.  format-series.sh carries it from
+# the committed cover letter to the exported one.
+cover_change_id() {
+	[ -f "$1" ] || return 0
+	awk '/^base-commit: / { b = NR } b && NR == b + 1 && sub(/^change-id: /, "") { id = $0 }
+		END { if (id != "") print id }' "$1"
+}
+
+# The b4 change-id of series $2 of tree $1 (cover_change_id of its cover
+# letter); dies when it has none.
 series_change_id() {
-	case "$(series_of "${2:-}"):$1" in
-	patched:6.1) echo "20261206-cgroupns-6-1-391754324b21" ;;
-	patched:6.12) echo "20261206-cgroupns-6-12-1129ff6d560d" ;;
-	fixes:6.12) echo "20261207-cgroup-fixes-6-12-81bc64b555bf" ;;
-	*) die "no b4 change-id for $(series_title "$1" "${2:-}") (lib-series.sh: series_change_id)" ;;
-	esac
+	_scc=$(series_dir "$1" "${2:-}")/0000-cover-letter.patch
+	_sci=$(cover_change_id "$_scc")
+	[ -n "$_sci" ] || die "${_scc#"$TOP"/} has no change-id: line after its base-commit: line (b4's form, YYYYMMDD-<slug>-<12 hex digits>)"
+	echo "$_sci"
 }
 
 # The version series $1 is posted as by default ("make mail" without V=):
@@ -192,7 +196,7 @@ walk_series() {
 	[ -n "$WALK_SERIES" ] || die "the series is empty"
 
 	"$TOP/scripts/prepare-variant.sh" "$_kv" "$_start" "$_tree"
-	"$TOP/scripts/config-kernel.sh" "$_tree" 0
+	"$TOP/scripts/config-kernel.sh" "$_kv" "$_tree" 0
 	say "building the $_start tree"
 	"$TOP/scripts/build-kernel.sh" "$_tree"
 	# The same commits as prepare-variant.sh makes: pipeline identity, dates.

@@ -21,14 +21,29 @@ die() {
 
 # The top of this repository (every script lives in scripts/).
 # shellcheck disable=SC2034 # used by the scripts that source this file
-TOP=$(cd "$(dirname "$0")/.." && pwd)
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
-# Reject a KVER there is no Debian source package for.
+# ---- the trees (./trees: one row each) --------------------------------
+# The KVERs of ./trees, one a line, in its order.
+known_trees() {
+	awk '!/^#/ && NF { print $1 }' "$TOP/trees"
+}
+
+# Field $2 of tree $1's row: package, suite or config (./trees says what
+# each holds).
+tree_field() {
+	awk -v k="$1" -v f="$2" '!/^#/ && $1 == k {
+		i = f == "package" ? 2 : f == "suite" ? 3 : f == "config" ? 4 : 0
+		if (!i || NF != 4) exit 1
+		print $i; found = 1 }
+		END { if (!found) exit 1 }' "$TOP/trees" ||
+		die "trees: no field '$2' for tree '$1' (KVER PACKAGE SUITE CONFIG)"
+}
+
+# Reject a KVER that ./trees does not list.
 check_kver() {
-	case "$1" in
-	6.1 | 6.12) ;;
-	*) die "unknown KVER '$1' (supported: 6.1 6.12)" ;;
-	esac
+	known_trees | grep -qxF -- "$1" ||
+		die "unknown KVER '$1' (supported: $(known_trees | tr '\n' ' ' | sed 's/ $//'); see ./trees)"
 }
 
 # The programs a guest runs on tree $1, in order, from the case lists
@@ -84,4 +99,27 @@ kselftest_tarball() {
 		[ -f "$_kt_t" ] && echo "$_kt_t" && return 0
 	done
 	die "gen_tar made no tarball ($3.log)"
+}
+
+# The URI of the host's Debian archive: the first of its apt sources that
+# serves the host's own suite (VERSION_CODENAME in /etc/os-release).  Other
+# suites of the same archive are fetched from there (fetch-source.sh,
+# debian-rootfs.sh); CGNS_MIRROR, when set, is used instead.
+debian_mirror() {
+	if [ -n "${CGNS_MIRROR:-}" ]; then
+		echo "$CGNS_MIRROR"
+		return 0
+	fi
+	_dm_suite=$(sed -n 's/^VERSION_CODENAME=//p' /etc/os-release 2>/dev/null | tr -d '"')
+	[ -n "$_dm_suite" ] || die "no VERSION_CODENAME in /etc/os-release: set CGNS_MIRROR to a Debian archive"
+	_dm=$(cat /etc/apt/sources.list.d/*.sources 2>/dev/null | awk -v s="$_dm_suite" '
+		/^$/ { if (uri != "" && ok && deb) { print uri; exit } uri = ""; ok = 0; deb = 0; next }
+		/^Types:/ { for (i = 2; i <= NF; i++) if ($i == "deb") deb = 1 }
+		/^URIs:/ { uri = $2 }
+		/^Suites:/ { for (i = 2; i <= NF; i++) if ($i == s) ok = 1 }
+		END { if (uri != "" && ok && deb) print uri }' | head -1)
+	[ -n "$_dm" ] || _dm=$(cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null |
+		sed -e 's/\[[^]]*\]//' | awk -v s="$_dm_suite" '$1 == "deb" && $3 == s { print $2; exit }')
+	[ -n "$_dm" ] || die "no apt source of the host serves $_dm_suite: set CGNS_MIRROR to a Debian archive"
+	echo "${_dm%/}"
 }

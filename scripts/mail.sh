@@ -1,7 +1,7 @@
 #!/bin/bash
 # Make the mail for reviewers: cover letter and patches as one mbox with
 # "[PATCH vN i/n]" subjects, To/Cc headers (below), base-commit and b4's
-# change-id (lib-series.sh: series_change_id), then prove it applies: "git am" of
+# change-id (lib-series.sh: cover_change_id), then prove it applies: "git am" of
 # the mbox onto a fresh worktree at the series' start (lib-series.sh:
 # series_start, base or stock) must give exactly the tree of its variant
 # (patched, or fixes).  Dry run unless SEND=1 (then git send-email is run
@@ -135,9 +135,10 @@ fi
 # A first posting carries no version in its subjects: "[PATCH i/n]".
 vopt=
 [ "$V" -le 1 ] || vopt="-v $V"
-change_id=$(series_change_id "$KVER")
+# The cover letter must carry its b4 change-id (format-series.sh keeps it).
+series_change_id "$KVER" >/dev/null
 # shellcheck disable=SC2086
-STEP=mail SENDER_NAME=$IDENT_NAME SENDER_EMAIL=$IDENT_EMAIL CHANGE_ID=$change_id \
+STEP=mail SENDER_NAME=$IDENT_NAME SENDER_EMAIL=$IDENT_EMAIL \
 	COVER=$(series_dir "$KVER")/0000-cover-letter.patch \
 	"$(dirname "$0")/format-series.sh" "$TREE" "$OUT/patches" $vopt --thread=shallow
 

@@ -188,7 +188,8 @@ if [ -f "$(series_file "$KVER")" ]; then
 fi
 cover=$(series_dir "$KVER")/0000-cover-letter.patch
 mkdir -p "$(dirname "$cover")"
-cp "$(series_dir "$FROM")/0000-cover-letter.patch" "$cover"
+# Without FROM's b4 change-id: the new tree's series is a series of its own.
+grep -v '^change-id: ' "$(series_dir "$FROM")/0000-cover-letter.patch" >"$cover"
 "$TOP/scripts/refresh.sh" "$KVER" "$TREE"
-say "NOTE: ${cover#"$TOP"/} is $FROM's: say what differs on $KVER"
+say "NOTE: ${cover#"$TOP"/} is $FROM's: say what differs on $KVER, and give it a b4 change-id: line of its own after base-commit: (make mail needs one)"
 say "next: make range-diff FROM=$FROM KVER=$KVER; explain each difference in a \"$KVER:\" paragraph of that patch's notes (git notes edit in $TREE, then make refresh KVER=$KVER TREE=$TREE); make check KVER=$KVER"

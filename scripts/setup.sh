@@ -10,9 +10,14 @@ set -eu
 STEP=setup
 . "$(dirname "$0")/lib.sh"
 
-PKGS="linux-source-6.1 linux-source-6.12 build-essential gcc make bc flex bison
+# The kernel sources of the trees that come from the host's apt sources
+# (./trees; the others are fetched by make extract: fetch-source.sh).
+HOST_SOURCES=$(for k in $(known_trees); do
+	[ "$(tree_field "$k" suite)" != host ] || tree_field "$k" package
+done)
+PKGS="$HOST_SOURCES build-essential gcc make bc flex bison
 libelf-dev libssl-dev qemu-system-x86 busybox-static cpio ccache util-linux
-kmod xz-utils git perl python3 gawk gnuplot-nox rsync $*"
+kmod xz-utils git perl python3 gawk gnuplot-nox rsync debian-archive-keyring $*"
 
 installed() {
 	case "$(dpkg-query -W -f='${Status}' "$1" 2>/dev/null || true)" in

@@ -137,7 +137,7 @@ gate "Cgroupns Dev Team" "cgroupns-dev@example.org" 0
 	fail "dry run with a placeholder identity: status $_rc, stderr: $(cat "$TMP/gate.err")"
 
 # ---- patches/ carries no identity ----
-for f in "$TOP"/patches/*.patch "$TOP"/patches/*/*.patch "$TOP"/patches/base/*/*.patch \
+for f in "$TOP"/patches/*/*.patch "$TOP"/patches/base/*/*.patch \
 	"$TOP"/patches/fixes/*/*.patch; do
 	[ -f "$f" ] || continue
 	if grep -n -E '^(From: |Signed-off-by:|Co-developed-by:)' "$f" >"$TMP/id.out"; then
@@ -146,8 +146,7 @@ for f in "$TOP"/patches/*.patch "$TOP"/patches/*/*.patch "$TOP"/patches/base/*/*
 		pass "no identity in ${f#"$TOP"/}"
 	fi
 done
-for c in "$TOP"/patches/0000-cover-letter.patch "$TOP"/patches/*/0000-cover-letter.patch \
-	"$TOP"/patches/fixes/*/0000-cover-letter.patch; do
+for c in "$TOP"/patches/*/0000-cover-letter.patch "$TOP"/patches/fixes/*/0000-cover-letter.patch; do
 	[ -f "$c" ] || continue
 	if grep -q -E "^[^ ].* \([0-9]+\):$" "$c" &&
 		! grep -q -E "^$SHORTLOG_HEADING \([0-9]+\):$" "$c"; then
@@ -423,9 +422,9 @@ fi
 # ---- which series is which (lib-series.sh) ----
 # series NAME...: the functions' output for the cgroup namespace series
 # (no CGNS_SERIES), the fixes series by argument and by CGNS_SERIES.
-check "series: 6.1's is ./series and patches/, 6.12's patches/6.12/, both on base, v3" \
+check "series: a tree's is patches/KVER/, on base, v3" \
 	bash -c '. "$1/lib.sh"; . "$1/lib-series.sh"
-		[ "$(series_file 6.1)" = "$TOP/series" ] && [ "$(series_dir 6.1)" = "$TOP/patches" ] &&
+		[ "$(series_file 6.1)" = "$TOP/patches/6.1/series" ] && [ "$(series_dir 6.1)" = "$TOP/patches/6.1" ] &&
 		[ "$(series_file 6.12)" = "$TOP/patches/6.12/series" ] && [ "$(series_dir 6.12 patched)" = "$TOP/patches/6.12" ] &&
 		[ "$(series_start)" = base ] && [ "$(series_version)" = 3 ]' - "$S"
 check "series: a fixes series is patches/fixes/KVER/, on stock, [PATCH i/n] (by argument and by CGNS_SERIES)" \
@@ -436,11 +435,39 @@ check "series: a fixes series is patches/fixes/KVER/, on stock, [PATCH i/n] (by 
 		[ "$(CGNS_SERIES=fixes series_dir 6.12)" = "$TOP/patches/fixes/6.12" ] &&
 		[ "$(CGNS_SERIES=fixes series_start)" = stock ] &&
 		[ "$(series_args 6.12 fixes)" = "KVER=6.12 VARIANT=fixes" ]' - "$S"
-check "series: every b4 change-id is in b4's form, and no two are the same" \
+check "series: every series' cover letter has a b4 change-id in b4's form, and no two are the same" \
 	bash -c '. "$1/lib.sh"; . "$1/lib-series.sh"
-		ids="$(series_change_id 6.1) $(series_change_id 6.12) $(series_change_id 6.12 fixes)"
-		for i in $ids; do echo "$i" | grep -qE "^[0-9]{8}-[a-z0-9-]+-[0-9a-f]{12}$" || exit 1; done
-		[ "$(printf "%s\n" $ids | sort -u | wc -l)" = 3 ]' - "$S"
+		n=0 ids=
+		for k in $(known_trees); do for s in $(series_variants "$k"); do
+			[ -f "$(series_file "$k" "$s")" ] || continue
+			i=$(series_change_id "$k" "$s") || exit 1
+			echo "$i" | grep -qE "^[0-9]{8}-[a-z0-9-]+-[0-9a-f]{12}$" || exit 1
+			n=$((n + 1)) ids="$ids $i"
+		done; done
+		[ "$n" -ge 3 ] && [ "$(printf "%s\n" $ids | sort -u | wc -l)" = "$n" ]' - "$S"
+check "series: a cover letter without a change-id: line is one ERROR line naming it" \
+	bash -c '. "$1/lib.sh"; . "$1/lib-series.sh"
+		mkdir -p "$2/patches/9.9"; printf "x\n\nbase-commit: 1234\n" >"$2/patches/9.9/0000-cover-letter.patch"
+		! out=$(TOP=$2 series_change_id 9.9 2>&1) && [ "$(echo "$out" | wc -l)" = 1 ] &&
+		echo "$out" | grep -q "^ERROR \[.*\]: patches/9.9/0000-cover-letter.patch has no change-id: line"' - "$S" "$TMP/cid"
+
+# ---- the trees (./trees) ----
+check "trees: every KVER the scripts know is a row of ./trees, with package, suite and config" \
+	bash -c '. "$1/lib.sh"; [ "$(known_trees | head -1)" = 6.1 ] && check_kver 6.12 && check_kver 7.3 &&
+		[ "$(tree_field 7.3 package)" = linux-source-7.3 ] && [ "$(tree_field 6.1 suite)" = host ] &&
+		for k in $(known_trees); do tree_field "$k" config >/dev/null || exit 1; done' - "$S"
+check "trees: an unknown KVER is one ERROR line listing the known ones" \
+	bash -c '! out=$(. "$1/lib.sh"; check_kver 5.10 2>&1) && [ "$(echo "$out" | wc -l)" = 1 ] &&
+		echo "$out" | grep -q "^ERROR \[.*\]: unknown KVER .5.10. (supported: 6.1 6.12 7.3; see ./trees)$"' - "$S"
+check "trees: a source from an unreachable archive is one ERROR line and caches nothing" \
+	sh -c '! CGNS_MIRROR=http://127.0.0.1:9/debian CGNS_CACHE=$2/cache "$1/fetch-source.sh" 7.3 >"$2/f.out" 2>&1 &&
+		[ "$(grep -c ^ERROR "$2/f.out")" = 1 ] && grep -q "^ERROR \[fetch\]: apt-get update of trixie-backports failed: is http://127.0.0.1:9/debian reachable?" "$2/f.out" &&
+		[ ! -e "$2/cache/src/linux-source-7.3" ]' - "$S" "$TMP"
+check "trees: config-kernel.sh refuses a -CONFIG_X of ./trees that the tree's Kconfig still has" \
+	sh -c 'mkdir -p "$2/kc" && printf "config PROC_SYSCTL\n\tbool\n" >"$2/kc/Kconfig" &&
+		! "$1/config-kernel.sh" 7.3 "$2/kc" 0 >"$2/kc.out" 2>&1 &&
+		grep -qx "ERROR \[config\]: trees: 7.3 says its Kconfig has no CONFIG_PROC_SYSCTL, but it does" "$2/kc.out" &&
+		[ ! -e "$2/kc/.config" ]' - "$S" "$TMP"
 check "series: an unknown series is one ERROR line" \
 	bash -c '! out=$(. "$1/lib.sh"; . "$1/lib-series.sh"; CGNS_SERIES=fix series_of 2>&1) &&
 		[ "$(echo "$out" | wc -l)" = 1 ] && echo "$out" | grep -q "^ERROR \[.*\]: unknown series .fix."' - "$S"

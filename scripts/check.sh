@@ -9,24 +9,29 @@
 # tree each of its series checked (checkpatch, kernel-doc per patch, round
 # trip, mail), the cgroup namespace series and its fixes series; then the
 # judge's own tests, the tooling's own tests and the lint of every script.
-# KVER/kernels leaves out the DEBUG=1 kernel, KVER/series every kernel,
-# KVER/fixes every kernel but the fixes kernel (the tree must have a fixes
-# series): with 2 cores a kernel build takes 5-12 minutes and a DEBUG=1
-# build and boot about half an hour, and make check must stay under 75
-# minutes cold (CI: 90 minutes; README: make check).  Every step runs even
-# when an earlier one failed, so one run shows everything that is wrong;
-# the last line adds them up.
+# A part of a tree instead of all of it, each with the tree's series checks:
+#   KVER/reference  the patched kernel against its reference, stock, and
+#                   both in the Debian guest
+#   KVER/patched    the patched kernel alone
+#   KVER/fixes      the fixes kernel alone (the tree must have a fixes series)
+#   KVER/series     no kernel
+# On 2 cores a kernel build takes 5-15 minutes, a DEBUG=1 build and boot
+# about half an hour, and a cold make check with the default trees must
+# stay under 60 minutes on the slowest machine (CI: 90; README: make
+# check).  Every step runs even when an earlier one failed, so one run
+# shows everything that is wrong; the last line adds them up.
 #
-# usage: check.sh BUILD_DIR KVER[/kernels|/series|/fixes]...
+# usage: check.sh BUILD_DIR KVER[/reference|/patched|/fixes|/series]...
 set -eu
 STEP=check
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-disk.sh"
 . "$(dirname "$0")/lib-series.sh"
 
-BUILD=${1:?usage: check.sh BUILD_DIR KVER[/kernels|/series|/fixes]...}
+usage="usage: check.sh BUILD_DIR KVER[/reference|/patched|/fixes|/series]..."
+BUILD=${1:?$usage}
 shift
-[ $# -gt 0 ] || die "usage: check.sh BUILD_DIR KVER[/kernels|/series|/fixes]..."
+[ $# -gt 0 ] || die "$usage"
 MAKE=${MAKE:-make}
 LOG=$(mktemp)
 trap 'rm -f "$LOG" "$LOG.rc"' EXIT
@@ -36,6 +41,13 @@ P=0 F=0 S=0 RESULT=
 mib=0
 add_mib() {	# add_mib KVER/NAME: that tree's share, if it is not there yet
 	[ -e "$BUILD/$1" ] || mib=$((mib + $(disk_mib "${1#*/}")))
+}
+
+# "KVER:NAME" for each NAME after KVER ($1).
+prefix() {
+	_k=$1
+	shift
+	for _n; do printf '%s ' "$_k:$_n"; done
 }
 
 # The steps, "KVER:STEP" (or "-:STEP" for one that does not depend on a
@@ -50,26 +62,31 @@ for t in "$@"; do
 	add_mib "$k/patched"
 	[ -z "$fixes" ] || add_mib "$k/fixes"
 	case "$t" in
-	"$k" | */kernels)
+	"$k")
 		add_mib "$k/base"
-		steps="$steps $k:stock $k:base $k:patched${fixes:+ $k:fixes}"
-		results="$results $k:stock $k:base $k:patched${fixes:+ $k:fixes}"
-		if [ "$t" = "$k" ]; then
-			add_mib "$k/patched-debug"
-			steps="$steps $k:patched-debug"
-			results="$results $k:patched-debug"
-		fi
+		add_mib "$k/patched-debug"
 		add_mib "$k/debian"
-		steps="$steps $k:kselftest-tar $k:debian"
-		results="$results $k:debian-patched $k:debian-stock"
+		# shellcheck disable=SC2086 # $fixes: a word or none
+		steps="$steps $(prefix "$k" stock base patched $fixes patched-debug kselftest-tar debian)"
+		# shellcheck disable=SC2086
+		results="$results $(prefix "$k" stock base patched $fixes patched-debug debian-patched debian-stock)"
 		;;
-	*/series) ;;
+	*/reference)
+		add_mib "$k/debian"
+		steps="$steps $k:stock $k:patched $k:debian"
+		results="$results $(prefix "$k" stock patched debian-patched debian-stock)"
+		;;
+	*/patched)
+		steps="$steps $k:patched"
+		results="$results $k:patched"
+		;;
 	*/fixes)
 		check_series "$k" fixes
 		steps="$steps $k:fixes"
 		results="$results $k:fixes"
 		;;
-	*) die "unknown '$t' (KVER, KVER/kernels, KVER/series or KVER/fixes)" ;;
+	*/series) ;;
+	*) die "unknown '$t' (KVER, KVER/reference, KVER/patched, KVER/fixes or KVER/series)" ;;
 	esac
 	steps="$steps $k:checkpatch $k:kdoc $k:roundtrip $k:mail"
 	[ -z "$fixes" ] || steps="$steps $k:checkpatch@fixes $k:kdoc@fixes $k:roundtrip@fixes $k:mail@fixes"

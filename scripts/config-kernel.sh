@@ -28,20 +28,21 @@ gone=$(echo "$delta" | tr ',' '\n' | sed -n 's/^-//p' | tr '\n' ' ')
 for o in $add; do
 	echo "$o" | grep -qE '^CONFIG_[A-Za-z0-9_]+=.+$' || die "trees: '$o' for $KVER is not CONFIG_X=value"
 done
-# The build tree or, for an objects dir (O=), its source.
-src=$TREE
-[ ! -e "$TREE/source" ] || src=$TREE/source
-for o in $gone; do
-	echo "$o" | grep -qE '^CONFIG_[A-Za-z0-9_]+$' || die "trees: '-$o' for $KVER is not -CONFIG_X"
-	! grep -rqsx --include='Kconfig*' "\(menu\)\{0,1\}config ${o#CONFIG_}" "$src" ||
-		die "trees: $KVER says its Kconfig has no $o, but it does"
-done
 # shellcheck disable=SC2086 # $frags: the fragments, one word each
 want=$( { cat $frags; [ -z "$delta" ] || echo "$delta"; } | sha1sum | cut -d' ' -f1)
 if [ -f "$TREE/.config" ] && [ "$(cat "$TREE/.config-stamp" 2>/dev/null)" = "$want" ]; then
 	say "config up to date"
 	exit 0
 fi
+
+# The build tree or, for an objects dir (O=), its source.
+src=$TREE
+[ ! -e "$TREE/source" ] || src=$TREE/source
+for o in $gone; do
+	echo "$o" | grep -qE '^CONFIG_[A-Za-z0-9_]+$' || die "trees: '-$o' for $KVER is not -CONFIG_X"
+	! grep -rqsE --include='Kconfig*' "^[[:space:]]*(menu)?config[[:space:]]+${o#CONFIG_}[[:space:]]*$" "$src" ||
+		die "trees: $KVER says its Kconfig has no $o, but it does"
+done
 
 rm -f "$TREE/.config-stamp"
 echo "$add" >"$TREE/.config-tree"

@@ -27,7 +27,7 @@ TARBALL=${src% *} DEBVER=${src##* }
 # run never leaves a half tree that looks complete.
 TMP=$TREE.tmp
 rm -rf "$TMP" "$TREE"
-need_space "$TREE" "$(disk_mib stock)" "extracting linux-source-$KVER"
+need_space "$TREE" "$(disk_mib stock)" "extracting $PKG"
 mkdir -p "$TMP"
 say "extracting $TARBALL (Debian $DEBVER)"
 tar -C "$TMP" -xJf "$TARBALL" --strip-components=1

@@ -5,19 +5,24 @@
 #   host   the host's apt sources: make setup installed it, the tarball
 #          is /usr/src/PACKAGE.tar.xz;
 #   SUITE  another suite of the host's Debian archive: this package alone
-#          is downloaded with a private apt state (its own sources list
-#          and package lists under the cache, the archive keyring of the
-#          host), which verifies it as apt-get install would, and
-#          unpacked with dpkg-deb into the cache (CGNS_CACHE, default
-#          /var/cache/cgns).  Nothing of the host's apt configuration is
-#          changed and nothing is installed.
-# A lock keeps two runs from downloading at once; the unpacked package
-# is published by a rename, so a cached one is always whole.
+#          is downloaded with an apt state of its own (its own sources
+#          list and package lists under the cache, the host's archive
+#          keyring, none of the host's preferences or update hooks), which
+#          verifies it as apt-get install would, and unpacked with
+#          dpkg-deb into the cache (CGNS_CACHE, default /var/cache/cgns).
+#          The host's apt configuration (proxy, validity checks) still
+#          applies; none of it is changed and nothing is installed.  The
+#          download runs as root, as apt-get download does for root.
+# A lock per package keeps two runs from downloading it at once; the
+# unpacked package is published by a rename, so a cached one is always
+# whole.  A cached package is not fetched again: its version is the one
+# the tree's stock commit was made from (extract-tree.sh).
 #
 # usage: fetch-source.sh KVER
 set -eu
 STEP=${STEP:-fetch}
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib-disk.sh"
 
 KVER=${1:?usage: fetch-source.sh KVER}
 check_kver "$KVER"
@@ -34,20 +39,31 @@ fi
 
 CACHE=${CGNS_CACHE:-/var/cache/cgns}
 dir=$CACHE/src/$PKG
+lock=$CACHE/src/.$PKG.lock
 mkdir -p "$CACHE/src" 2>/dev/null || die "cannot create $CACHE/src (CGNS_CACHE=dir for another place)"
-exec 9>"$CACHE/src/.$PKG.lock"
-flock 9
+{ exec 9>"$lock"; } 2>/dev/null || die "cannot write $lock (CGNS_CACHE=dir for another place)"
+flock -n 9 || { say "waiting for another run fetching $PKG ($lock)"; flock 9; }
 if [ ! -f "$dir/version" ]; then
 	mirror=$(debian_mirror)
 	keyring=/usr/share/keyrings/debian-archive-keyring.gpg
 	[ -r "$keyring" ] || die "no $keyring (Debian package debian-archive-keyring)"
-	apt=$CACHE/src/.apt-$SUITE
+	# The .deb and the tarball unpacked from it, twice over.
+	need_space "$CACHE/src" 500 "fetching $PKG"
+	apt=$dir.apt
 	# Whatever happens, nothing half-made stays behind.
 	trap 'rm -rf "$apt" "$dir.tmp"' EXIT
 	rm -rf "$apt" "$dir.tmp"
 	mkdir -p "$apt/lists/partial" "$apt/archives/partial" "$dir.tmp"
 	echo "deb [signed-by=$keyring] $mirror $SUITE main" >"$apt/sources.list"
-	opts=(-o "Dir::Etc::SourceList=$apt/sources.list" -o Dir::Etc::SourceParts=/nonexistent
+	cat >"$apt/apt.conf" <<-EOF
+	#clear APT::Update::Pre-Invoke;
+	#clear APT::Update::Post-Invoke;
+	#clear APT::Update::Post-Invoke-Success;
+	Dir::Etc::Preferences "/dev/null";
+	Dir::Etc::PreferencesParts "/nonexistent";
+	Acquire::Languages "none";
+	EOF
+	opts=(-c "$apt/apt.conf" -o "Dir::Etc::SourceList=$apt/sources.list" -o Dir::Etc::SourceParts=/nonexistent
 		-o "Dir::State::Lists=$apt/lists" -o "Dir::Cache::Archives=$apt/archives"
 		-o Dir::Cache::pkgcache= -o Dir::Cache::srcpkgcache= -o APT::Sandbox::User=root)
 	say "downloading $PKG from $SUITE ($mirror)"

@@ -380,7 +380,7 @@ def write_junit(path, v):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('--variant', required=True)
-    ap.add_argument('--kver', help='the tree (6.1, 6.12): which cases it has (tests/cases)')
+    ap.add_argument('--kver', help='the tree (a KVER of ./trees): which cases it has (tests/cases)')
     ap.add_argument('--ktap', required=True, help="the guest's KTAP document")
     ap.add_argument('--console', required=True, help='the kernel console log')
     ap.add_argument('--cases', required=True, action='append',

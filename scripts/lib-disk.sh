@@ -5,12 +5,12 @@
 # need not exist yet) when its file system has less free, naming step $3:
 # a full disk otherwise surfaces as some git or compiler error deep inside
 # the step, or as a run that ends without its summary.  What the steps
-# write, in MiB, rounded up from 6.12, the larger tree: an extracted tree
+# write, in MiB, rounded up from the largest tree (7.3): an extracted tree
 # with its git repository and checkout, a variant's worktree with its
 # kernel built, a DEBUG=1 one built, the Debian guest's disk (with the
 # unpacked tree it is made from).  The environment may set them
 # (test-tooling does, to see make check stop).
-: "${DISK_TREE_MIB:=2600}" "${DISK_VARIANT_MIB:=1900}" "${DISK_DEBUG_MIB:=2600}"
+: "${DISK_TREE_MIB:=2800}" "${DISK_VARIANT_MIB:=2300}" "${DISK_DEBUG_MIB:=2700}"
 : "${DISK_DEBIAN_MIB:=1600}"
 need_space() {
 	_d=$1

@@ -19,25 +19,31 @@ die() {
 	exit 1
 }
 
-# The top of this repository (every script lives in scripts/).
-# shellcheck disable=SC2034 # used by the scripts that source this file
-TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# The top of this repository (every script lives in scripts/), from this
+# file's own path ($0 where a shell has no BASH_SOURCE).
+# shellcheck disable=SC2034,SC2128 # used by the scripts that source this file
+TOP=$(cd "$(dirname "${BASH_SOURCE:-$0}")/.." && pwd)
 
 # ---- the trees (./trees: one row each) --------------------------------
+# CGNS_TREES names another file of rows (test-tooling's fixtures).
+trees_file() {
+	echo "${CGNS_TREES:-$TOP/trees}"
+}
+
 # The KVERs of ./trees, one a line, in its order.
 known_trees() {
-	awk '!/^#/ && NF { print $1 }' "$TOP/trees"
+	awk '!/^#/ && NF { print $1 }' "$(trees_file)"
 }
 
 # Field $2 of tree $1's row: package, suite or config (./trees says what
-# each holds).
+# each holds).  KVERs are compared as strings: 6.1 is not 6.10.
 tree_field() {
-	awk -v k="$1" -v f="$2" '!/^#/ && $1 == k {
+	awk -v k="$1" -v f="$2" '!/^#/ && NF && $1 "" == k "" {
 		i = f == "package" ? 2 : f == "suite" ? 3 : f == "config" ? 4 : 0
-		if (!i || NF != 4) exit 1
-		print $i; found = 1 }
-		END { if (!found) exit 1 }' "$TOP/trees" ||
-		die "trees: no field '$2' for tree '$1' (KVER PACKAGE SUITE CONFIG)"
+		if (!i || NF != 4 || n++) { bad = 1; exit }
+		v = $i }
+		END { if (bad || !n) exit 1; print v }' "$(trees_file)" ||
+		die "trees: no single row '$1' with a field '$2' (KVER PACKAGE SUITE CONFIG)"
 }
 
 # Reject a KVER that ./trees does not list.
@@ -112,12 +118,20 @@ debian_mirror() {
 	fi
 	_dm_suite=$(sed -n 's/^VERSION_CODENAME=//p' /etc/os-release 2>/dev/null | tr -d '"')
 	[ -n "$_dm_suite" ] || die "no VERSION_CODENAME in /etc/os-release: set CGNS_MIRROR to a Debian archive"
-	_dm=$(cat /etc/apt/sources.list.d/*.sources 2>/dev/null | awk -v s="$_dm_suite" '
-		/^$/ { if (uri != "" && ok && deb) { print uri; exit } uri = ""; ok = 0; deb = 0; next }
-		/^Types:/ { for (i = 2; i <= NF; i++) if ($i == "deb") deb = 1 }
-		/^URIs:/ { uri = $2 }
-		/^Suites:/ { for (i = 2; i <= NF; i++) if ($i == s) ok = 1 }
-		END { if (uri != "" && ok && deb) print uri }' | head -1)
+	# deb822 stanzas (a blank line or a new file ends one); an
+	# "Enabled: no" one does not count.
+	# shellcheck disable=SC2016 # an awk program
+	_dm=$(for _f in /etc/apt/sources.list.d/*.sources; do [ ! -r "$_f" ] || echo "$_f"; done |
+		xargs -r awk -v s="$_dm_suite" '
+		function end() { if (!done && uri != "" && ok && deb && on) { print uri; done = 1; exit }
+			uri = ""; ok = deb = 0; on = 1 }
+		BEGIN { on = 1 }
+		FNR == 1 || /^[ \t]*$/ { end() }
+		tolower($1) == "types:" { for (i = 2; i <= NF; i++) if ($i == "deb") deb = 1 }
+		tolower($1) == "uris:" { uri = $2 }
+		tolower($1) == "suites:" { for (i = 2; i <= NF; i++) if ($i == s) ok = 1 }
+		tolower($1) == "enabled:" && tolower($2) == "no" { on = 0 }
+		END { end() }')
 	[ -n "$_dm" ] || _dm=$(cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null |
 		sed -e 's/\[[^]]*\]//' | awk -v s="$_dm_suite" '$1 == "deb" && $3 == s { print $2; exit }')
 	[ -n "$_dm" ] || die "no apt source of the host serves $_dm_suite: set CGNS_MIRROR to a Debian archive"

@@ -12,9 +12,11 @@ STEP=setup
 
 # The kernel sources of the trees that come from the host's apt sources
 # (./trees; the others are fetched by make extract: fetch-source.sh).
-HOST_SOURCES=$(for k in $(known_trees); do
-	[ "$(tree_field "$k" suite)" != host ] || tree_field "$k" package
-done)
+HOST_SOURCES=
+for k in $(known_trees); do
+	suite=$(tree_field "$k" suite)
+	[ "$suite" != host ] || HOST_SOURCES="$HOST_SOURCES $(tree_field "$k" package)"
+done
 PKGS="$HOST_SOURCES build-essential gcc make bc flex bison
 libelf-dev libssl-dev qemu-system-x86 busybox-static cpio ccache util-linux
 kmod xz-utils git perl python3 gawk gnuplot-nox rsync debian-archive-keyring $*"

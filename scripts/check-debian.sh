@@ -6,7 +6,9 @@
 # under systemd's cgroup2 mount) and of tests/debian/cases (the kernel's
 # selftests/cgroup programs the config supports, the container clients,
 # netfilter), expectations from tests/debian/expect, then tests/expect.
-# Results: RESULTS/debian-VARIANT.*.  The last line adds the variants up.
+# Results: RESULTS/debian-VARIANT.*, with the versions of the guest's
+# packages as RESULTS/debian-VARIANT.packages (debian-rootfs.sh).  The last
+# line adds the variants up.
 #
 # usage: check-debian.sh KVER KDIR VARIANT...
 #   KDIR: build/KVER (its patched tree gives the selftests; its fixes tree,
@@ -45,6 +47,7 @@ for v in "${variants[@]}"; do
 		PREFIX=debian- MEM=2048 TIMEOUT=${DEBIAN_TIMEOUT:-2400} \
 		"$TOP/scripts/run-suite.sh" "$KVER" "$v" "$KDIR/$v" "$KDIR/tests" \
 		"$KDIR/results" "$KDIR/patched" || rc=$?
+	cp "$(cat "$IMAGE.rootfs")".packages "$KDIR/results/debian-$v.packages"
 	line=$(tail -1 "$KDIR/results/debian-$v.summary" 2>/dev/null || true)
 	f0=$F
 	if add_counts "$line"; then

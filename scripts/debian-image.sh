@@ -34,9 +34,14 @@ TARGETS="cgroupns cgroup pidfd"
 D=$TOP/tests/debian
 
 tarball=$("$TOP/scripts/debian-rootfs.sh")
+# Which root file system the disk is made of (check-debian.sh gives its
+# package versions with the results).
+mkdir -p "$(dirname "$IMAGE")"
+echo "$tarball" >"$IMAGE.rootfs"
 list=$(guest_programs "$KVER" "$@")
 want=$( {
 	echo "$tarball $TARGETS $(git -C "$TREE" rev-parse HEAD)"
+	cat "$tarball.sha256"
 	[ -z "$CORE" ] || echo "test_core $(git -C "$CORE" rev-parse HEAD)"
 	echo "$list"
 	cat "$D/run" "$D/clients" "$TOP/initramfs/ktap.sh" "$0"

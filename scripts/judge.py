@@ -27,6 +27,7 @@ deviates, 1 otherwise, 2 on bad input.
 import argparse
 import contextlib
 import fnmatch
+import inspect
 import io
 import json
 import os
@@ -181,14 +182,23 @@ def parse_ktap(kunit_dir, text):
         import kunit_printer
     except ImportError as e:
         bad_input(f'no KTAP parser in {kunit_dir}: {e}')
-    # The parser prints its progress through the Printer it imported as
-    # kunit_parser.stdout (to sys.stdout, coloured on a terminal).  It has
-    # no option for another stream: give it a Printer of its own on a
-    # buffer, made by the public constructor (no colour: not a tty).
+    # The parser prints its progress through a Printer (to sys.stdout,
+    # coloured on a terminal): give it one of its own on a buffer, made by
+    # the public constructor (no colour: not a tty).  Up to 6.12 the parser
+    # uses the Printer it imported as kunit_parser.stdout and the
+    # constructor takes the stream; from 7.3 on parse_run_tests() takes the
+    # Printer and the constructor takes output=.
     out = io.StringIO()
-    kunit_parser.stdout = kunit_printer.Printer(out)
+    if 'output' in inspect.signature(kunit_printer.Printer).parameters:
+        printer = kunit_printer.Printer(output=out)
+    else:
+        printer = kunit_printer.Printer(out)
+    kunit_parser.stdout = printer
+    args = [text.split('\n')]
+    if 'printer' in inspect.signature(kunit_parser.parse_run_tests).parameters:
+        args.append(printer)
     with contextlib.redirect_stdout(out):
-        root = kunit_parser.parse_run_tests(text.split('\n'))
+        root = kunit_parser.parse_run_tests(*args)
     return kunit_parser, root, out.getvalue()
 
 

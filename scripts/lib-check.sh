@@ -3,16 +3,18 @@
 # running kernel-doc.  Sourced after lib.sh.
 
 # The lines of file $2 that file $1 does not have, compared as multisets of
-# "file: message": positions (":line:col", cocci's ":line:col-col") and
-# "line N" in messages do not count.  A missing file is empty.
+# "file: message": positions (":line:col", cocci's ":line:col-col",
+# kernel-doc's "Warning: file:line message" from 7.3 on) and "line N" in
+# messages do not count.  A missing file is empty.
 new_lines() {
 	_b=$1 _a=$2
 	[ -f "$_b" ] || _b=/dev/null
 	[ -f "$_a" ] || _a=/dev/null
 	awk -v before="$_b" '
 	function key(s,   f) {
+		sub(/^Warning: /, "", s)
 		sub(/^\.\//, "", s)
-		if (match(s, /^[^ :]+:[0-9]+(:[0-9]+(-[0-9]+)?)?:/)) {
+		if (match(s, /^[^ :]+:[0-9]+(:[0-9]+(-[0-9]+)?)?[: ]/)) {
 			f = substr(s, 1, index(s, ":") - 1)
 			s = f ":" substr(s, RLENGTH + 1)
 		}

@@ -489,6 +489,17 @@ check "trees: config-kernel.sh refuses a -CONFIG_X of its row that the tree's Kc
 		grep -qx "ERROR \[config\]: trees: 6.10 says its Kconfig has no CONFIG_PROC_SYSCTL, but it does" "$2/kc.out" &&
 		[ ! -e "$2/kc/.config" ]' - "$S" "$TMP" "$TMP/trees"
 
+# ---- new_lines: warnings compared without their positions ----
+printf '%s\n' 'a.c:10:5: warning: x' 'a.c:20: warning: y in line 20' \
+	'Warning: k.c:4 parameter b not described' >"$TMP/nl.before"
+printf '%s\n' './a.c:12:7: warning: x' 'a.c:21: warning: y in line 21' \
+	'Warning: k.c:9 parameter b not described' 'Warning: k.c:9 parameter b not described' \
+	'a.c:3: warning: z' >"$TMP/nl.after"
+check "new_lines: moved warnings (gcc, kernel-doc up to 6.12 and from 7.3) are not new; a repeated one and another are" \
+	bash -c '. "$1/lib.sh"; . "$1/lib-check.sh"
+		[ "$(new_lines "$2/nl.before" "$2/nl.after")" = "$(printf "%s\n" "Warning: k.c:9 parameter b not described" "a.c:3: warning: z")" ]' \
+	- "$S" "$TMP"
+
 # ---- need_space: a step that would fill the disk stops first, named ----
 free=$(free_mib "$TMP")
 check "need_space: enough room under a directory not made yet" \

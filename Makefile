@@ -55,7 +55,7 @@ help:
 	@echo "make [KVER=$(subst $() ,|,$(TREES))] [VARIANT=stock|base|patched|fixes] [DEBUG=1] [ACCEL=tcg|kvm] [O=dir]"
 	@echo "  (KVER: a tree of ./trees; VARIANT=fixes: stock + the tree's fixes series, patches/fixes/KVER/)"
 	@echo "  all (default)  set up, build the kernel, boot it, run the suite"
-	@echo "  check          6.1 stock and patched, check-debian; checkpatch, kdoc, roundtrip, mail of every series; test-judge, test-tooling, lint; KVER=x: x in full (every kernel, DEBUG=1, kselftest-tar)"
+	@echo "  check          6.1 stock and patched, check-debian; checkpatch, kdoc, roundtrip, mail, test-judge of every series; test-tooling, lint; KVER=x: x in full (every kernel, DEBUG=1, kselftest-tar)"
 	@echo "  check-variant  build + suite for one KVER/VARIANT"
 	@echo "  check-debug    check-variant of patched with DEBUG=1"
 	@echo "  check-debian [DEBIAN_VARIANTS='patched stock']  the Debian guest: systemd, containers, criu, netfilter"

@@ -157,6 +157,11 @@ def load_expect(path):
                     regex = re.compile(m.group(1))
                 if len(words) < 2 or words[1] not in ('pass', 'fail', 'skip'):
                     bad_input(f'{path}:{n}: want "PATTERN pass|fail|skip [/REGEX/]  # reason"')
+                # Only a failure's log is searched: a /REGEX/ elsewhere
+                # would read as a check that nothing makes.
+                if regex is not None and words[1] != 'fail':
+                    bad_input(f'{path}:{n}: a /REGEX/ names what a failing case logs; '
+                              f'a {words[1]} rule cannot have one')
                 if words[0].endswith(':(leftovers)') and (
                         words[1] != 'fail' or regex is None or '*' in words[0]):
                     bad_input(f'{path}:{n}: want "BINARY:(leftovers) fail /REGEX/  # reason" '
@@ -185,14 +190,10 @@ def parse_ktap(kunit_dir, text):
     # The parser prints its progress through a Printer (to sys.stdout,
     # coloured on a terminal): give it one of its own on a buffer, made by
     # the public constructor (no colour: not a tty).  Up to 6.12 the parser
-    # uses the Printer it imported as kunit_parser.stdout and the
-    # constructor takes the stream; from 7.3 on parse_run_tests() takes the
-    # Printer and the constructor takes output=.
+    # uses the Printer it imported as kunit_parser.stdout; from 7.3 on
+    # parse_run_tests() takes the Printer as an argument.
     out = io.StringIO()
-    if 'output' in inspect.signature(kunit_printer.Printer).parameters:
-        printer = kunit_printer.Printer(output=out)
-    else:
-        printer = kunit_printer.Printer(out)
+    printer = kunit_printer.Printer(output=out)
     kunit_parser.stdout = printer
     args = [text.split('\n')]
     if 'printer' in inspect.signature(kunit_parser.parse_run_tests).parameters:
@@ -231,6 +232,38 @@ class Verdicts:
         return sum(1 for r in self.records if r['verdict'] == verdict)
 
 
+def case_directives(raw_lines):
+    """{binary: {case: (ok or not ok, directive)}} from the cases' own
+    result lines (indented; a binary's come before its own line).  The
+    parser folds "# XFAIL", "# XPASS" and "# TODO" into a pass and
+    "not ok ... # SKIP" into a skip: the judge needs them apart."""
+    found, pending = {}, {}
+    for line in raw_lines:
+        m = RESULT_LINE.match(line)
+        if m:
+            found[m.group(3)] = pending
+            pending = {}
+            continue
+        m = re.match(r'^ {4}(ok|not ok) \d+ ([^#]*?)\s*(?:# ?(\S+).*)?$', line)
+        if m and m.group(2) and m.group(3):
+            pending[m.group(2)] = (m.group(1), m.group(3).upper())
+    return found
+
+
+def case_result(kp, case, directive):
+    """A case's result word: pass, fail, skip, crash, or the directive
+    (xfail, xpass, todo) that no rule expects unless it names it."""
+    okword, word = directive or ('', '')
+    if word in ('XFAIL', 'XPASS', 'TODO'):
+        return word.lower()
+    if word == 'SKIP' and okword == 'not ok':
+        return 'fail'
+    # A case that passed over failed results of its own (nested subtests).
+    if case.status == kp.TestStatus.SUCCESS and (case.counts.failed or case.counts.crashed):
+        return 'fail'
+    return status_word(kp, case.status)
+
+
 def judge_binaries(v, kp, root, raw_lines, order, cases, rules):
     # The runner's own result lines carry the reason of a binary's end.
     top = {}
@@ -238,6 +271,7 @@ def judge_binaries(v, kp, root, raw_lines, order, cases, rules):
         m = RESULT_LINE.match(line)
         if m:
             top[m.group(3)] = (m.group(1), m.group(4) or '')
+    directives = case_directives(raw_lines)
     exits = {}
     leaks = {}
     for line in raw_lines:
@@ -302,8 +336,8 @@ def judge_binaries(v, kp, root, raw_lines, order, cases, rules):
             if case is None:
                 v.add(binary, cname, 'did not run', want)
                 continue
-            got = status_word(kp, case.status)
-            failed_cases += got in ('fail', 'crash')
+            got = case_result(kp, case, directives.get(binary, {}).get(cname))
+            failed_cases += got not in ('pass', 'skip')
             if got == want == 'fail' and regex and \
                     not any(regex.search(l) for l in case.log):
                 v.add(binary, cname, 'fail for another reason', 'fail',

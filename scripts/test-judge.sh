@@ -2,8 +2,9 @@
 # The judge's own tests: saved guest outputs in tests/judge/, each with the
 # verdict the judge must give.  No kernel is booted.
 #
-#   NAME.want     first line "pass" or "fail", then regexes (grep -E) that
-#                 must each match a line of the judge's output
+#   NAME.want     first line "pass", "fail" or "error" (bad input: the
+#                 judge exits 2 and writes no results), then regexes
+#                 (grep -E) that must each match a line of its output
 #   NAME.ktap     the guest's KTAP document (default: good.ktap)
 #   NAME.console  the console log (default: clean.console)
 #   NAME.args     extra judge options (--debug, another --console);
@@ -44,16 +45,20 @@ for want in "$D"/*.want; do
 	verdict=$(head -1 "$want")
 	problem=
 	case "$verdict:$rc" in
-	pass:0 | fail:1) ;;
+	pass:0 | fail:1 | error:2) ;;
 	*) problem="verdict: want $verdict, judge exited $rc" ;;
 	esac
 	while read -r re; do
 		grep -Eq -- "$re" "$OUT/$n.out" || problem="${problem:+$problem; }no line matches /$re/"
 	done < <(tail -n +2 "$want")
-	python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$OUT/$n.json" 2>/dev/null ||
-		problem="${problem:+$problem; }results.json is not valid JSON"
-	python3 -c 'import sys, xml.etree.ElementTree as E; E.parse(sys.argv[1])' "$OUT/$n.xml" 2>/dev/null ||
-		problem="${problem:+$problem; }JUnit XML is not valid XML"
+	if [ "$verdict" = error ]; then
+		[ ! -e "$OUT/$n.json" ] || problem="${problem:+$problem; }results.json written on bad input"
+	else
+		python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$OUT/$n.json" 2>/dev/null ||
+			problem="${problem:+$problem; }results.json is not valid JSON"
+		python3 -c 'import sys, xml.etree.ElementTree as E; E.parse(sys.argv[1])' "$OUT/$n.xml" 2>/dev/null ||
+			problem="${problem:+$problem; }JUnit XML is not valid XML"
+	fi
 	if [ -z "$problem" ]; then
 		pass=$((pass + 1))
 		echo "ok   $n ($verdict)"

@@ -110,10 +110,15 @@ for s in $steps; do
 	kv=KVER=$tree name="$tree $label$step"
 	[ "$tree" != - ] || kv='' name=$step
 	say "=== $name: make $target $kv"
+	# The status of this step only: the left side of the pipe runs under
+	# set -e, so a failing make must not end it before the status is
+	# written, and no earlier step's status may be read instead.
+	rm -f "$LOG.rc"
 	# shellcheck disable=SC2086
 	{
-		env -u KVER -u VARIANT $MAKE -s -C "$TOP" $target $kv 2>&1
-		echo $? >"$LOG.rc"
+		src=0
+		env -u KVER -u VARIANT $MAKE -s -C "$TOP" $target $kv 2>&1 || src=$?
+		echo "$src" >"$LOG.rc"
 	} | tee "$LOG"
 	# No status file means the step could not even write it (a full
 	# /tmp): a failure, and the summary still comes.

@@ -515,6 +515,19 @@ check "make check stops before its first step when the trees it would write do n
 		grep -q "^ERROR \[check\]: make check (6.1/series) needs about [0-9]* MiB free under $2/build" "$2/out"' \
 	- "$S" "$TMP" $((free + 1000000))
 
+# ---- make check: each step's own status ----
+# A make that passes checkpatch silently and fails every other step: the
+# steps after a passing one must not read its status.
+printf '%s\n' '#!/bin/bash' 'case " $* " in *" checkpatch "*) exit 0 ;; esac' \
+	'echo "ERROR [fake]: $*"; exit 2' >"$TMP/failmake"
+chmod +x "$TMP/failmake"
+check "make check: a step that fails after one that passed is a failure, and the total says so" \
+	bash -c '! DISK_TREE_MIB=1 DISK_VARIANT_MIB=1 MAKE=$3 "$1/check.sh" "$2/ckbuild" 6.1/series >"$2/ck.out" 2>&1 &&
+		grep -qx "  6.1 checkpatch: ok" "$2/ck.out" &&
+		grep -qx "  6.1 kdoc: FAILED (see the ERROR above)" "$2/ck.out" &&
+		grep -qx "check: 1 passed, 6 failed, 0 skipped" "$2/ck.out"' \
+	- "$S" "$TMP" "$TMP/failmake"
+
 git -C "$R" worktree remove --force "$TMP/am"
 git -C "$R" worktree remove --force "$W"
 echo "test-tooling: $P passed, $F failed"

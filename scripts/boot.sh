@@ -50,6 +50,18 @@ fi
 
 # panic=-1 and -no-reboot: a panic or "reboot -f" ends QEMU at once.
 append="console=ttyS0 panic=-1 oops=panic loglevel=6 cgns.mode=$MODE ${APPEND:-}"
+# Under TCG without icount the guest's TSC counts at the host's TSC rate.
+# The guest measures that rate against the PIT, which fails when the host
+# is busy, and then, with no HPET or PM timer (no ACPI), it keeps a clock
+# of the tick's resolution (4 ms): what a guest measures would depend on
+# the host's load.  Where the host knows its TSC rate and reports it as
+# its CPU frequency (tsc_known_freq, no APERF/MPERF), the guest is told it
+# and trusts it.
+if [ "$ACCEL" = tcg ] && [ -z "$ICOUNT" ]; then
+	khz=$(awk '/^cpu MHz/ { mhz = $4 }
+		/^flags/ { if (mhz && / tsc_known_freq( |$)/ && !/ aperfmperf( |$)/) printf "%d", mhz * 1000; exit }' /proc/cpuinfo)
+	[ -z "$khz" ] || append="$append tsc_early_khz=$khz tsc=nowatchdog"
+fi
 qemu=(qemu-system-x86_64 -accel "$ACCEL" -cpu "$cpu" -smp "$SMP" "${icount[@]}" -m "$MEM"
 	-kernel "$KERNEL" "${root[@]}" -append "$append"
 	-display none -no-reboot -nodefaults)

@@ -23,6 +23,12 @@ KTAP_SUBTEST='
 		}
 		emit("KTAP version 1"); emit("# Subtest: " name)
 	}
+	# A diagnostic printed without its newline has the next result line
+	# glued to it ("# Expect ... (4000)not ok 17 test_x"): two lines.
+	/^#/ && match($0, /(not )?ok [0-9]+ [A-Za-z_][A-Za-z0-9_.]*( # .*)?$/) &&
+	    RSTART > 1 && substr($0, RSTART - 1, 1) != " " {
+		emit(substr($0, 1, RSTART - 1)); $0 = substr($0, RSTART)
+	}
 	/^#  RUN / { run = $3 }
 	/^ok [0-9]+ # SKIP/ {
 		# without the harness, kselftest.h tests (test_core) pass their

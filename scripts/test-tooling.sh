@@ -489,6 +489,18 @@ check "trees: config-kernel.sh refuses a -CONFIG_X of its row that the tree's Kc
 		grep -qx "ERROR \[config\]: trees: 6.10 says its Kconfig has no CONFIG_PROC_SYSCTL, but it does" "$2/kc.out" &&
 		[ ! -e "$2/kc/.config" ]' - "$S" "$TMP" "$TMP/trees"
 
+# ---- the guests' KTAP filter: a result line glued to a diagnostic ----
+printf '%s\n' 'TAP version 13' '1..3' 'ok 1 test_a' '# Expect C (4000) > B (4000)not ok 2 test_b' \
+	'# expected ok 1 thing' 'ok 3 test_c # SKIP why' >"$TMP/glued.in"
+printf '%s\n' '    TAP version 13' '    # Subtest: bin' '    1..3' '    ok 1 test_a' \
+	'    # Expect C (4000) > B (4000)' '    not ok 2 test_b' '    # expected ok 1 thing' \
+	'    ok 3 test_c # SKIP why' >"$TMP/glued.want"
+for a in mawk "busybox awk"; do
+	check "KTAP_SUBTEST ($a): a result glued to a diagnostic without its newline becomes its own line" \
+		bash -c '. "$1/initramfs/ktap.sh"; $2 -v name=bin "$KTAP_SUBTEST" <"$3/glued.in" | cmp - "$3/glued.want"' \
+		- "$TOP" "$a" "$TMP"
+done
+
 # ---- new_lines: warnings compared without their positions ----
 printf '%s\n' 'a.c:10:5: warning: x' 'a.c:20: warning: y in line 20' \
 	'Warning: k.c:4 parameter b not described' >"$TMP/nl.before"

@@ -168,7 +168,7 @@ clean:
 # ---- maintainer workflow (README: working on the series; docs/maintainers.md) ----
 # Each series target works on the series that SERIES names (VARIANT=fixes:
 # the fixes series).  V: the version mailed, by default the series' own
-# (lib-series.sh: series_version; 3, and 1 for a fixes series).
+# (lib-series.sh: series_version, from its cover letter's changelog).
 V        ?=
 MAILDIR  := $(KDIR)/mail$(if $(filter fixes,$(SERIES)),-fixes)
 

@@ -124,14 +124,15 @@ series_change_id() {
 	echo "$_sci"
 }
 
-# The version series $1 is posted as by default ("make mail" without V=):
-# the N of "[PATCH vN i/n]", 1 for a first posting ("[PATCH i/n]").
-# shellcheck disable=SC2120 # the series is optional: CGNS_SERIES by default
+# The version series $2 of tree $1 is posted as by default ("make mail"
+# without V=): the N of "[PATCH vN i/n]", one more than the newest
+# "Changes since vN:" section of its cover letter, which says what this
+# version changes; 1 (a first posting, "[PATCH i/n]") without one.
 series_version() {
-	case "$(series_of "${1:-}")" in
-	fixes) echo 1 ;;
-	*) echo 3 ;;
-	esac
+	_svc=$(series_dir "$1" "${2:-}")/0000-cover-letter.patch
+	[ -f "$_svc" ] || die "no cover letter ${_svc#"$TOP"/}"
+	awk '/^Changes since v[0-9]+:$/ { n = substr($3, 2) + 0; if (n > m) m = n }
+		END { print m + 1 }' "$_svc"
 }
 
 # The patch files of series $2 of tree $1, in order, one path per line;

@@ -40,8 +40,8 @@
 #
 # usage: [CGNS_SERIES=fixes] mail.sh KVER TREE OUTDIR [VERSION]
 #        (VERSION: the N of "[PATCH vN i/n]", by default the series' own,
-#        lib-series.sh series_version: 3 for the cgroup namespace series,
-#        1, i.e. "[PATCH i/n]", for a fixes series)
+#        lib-series.sh series_version: one more than the newest
+#        "Changes since vN:" of its cover letter, 1 ("[PATCH i/n]") without)
 #        mail.sh --gate     (the identity check alone: fails under SEND=1
 #                            when the identity may not send)
 set -eu
@@ -69,7 +69,7 @@ TREE=${2:?usage: mail.sh KVER TREE OUTDIR [VERSION]}
 OUT=${3:?}
 check_kver "$KVER"
 check_series "$KVER"
-V=${4:-$(series_version)}
+V=${4:-$(series_version "$KVER")}
 START=$(series_start)
 case "$V" in *[!0-9]* | "") die "VERSION must be a number, not '$V'" ;; esac
 if [ -z "$ident" ]; then

@@ -422,19 +422,29 @@ fi
 # ---- which series is which (lib-series.sh) ----
 # series NAME...: the functions' output for the cgroup namespace series
 # (no CGNS_SERIES), the fixes series by argument and by CGNS_SERIES.
-check "series: a tree's is patches/KVER/, on base, v3" \
+check "series: a tree's is patches/KVER/, on base" \
 	bash -c '. "$1/lib.sh"; . "$1/lib-series.sh"
 		[ "$(series_file 6.1)" = "$TOP/patches/6.1/series" ] && [ "$(series_dir 6.1)" = "$TOP/patches/6.1" ] &&
 		[ "$(series_file 6.12)" = "$TOP/patches/6.12/series" ] && [ "$(series_dir 6.12 patched)" = "$TOP/patches/6.12" ] &&
-		[ "$(series_start)" = base ] && [ "$(series_version)" = 3 ]' - "$S"
+		[ "$(series_start)" = base ]' - "$S"
 check "series: a fixes series is patches/fixes/KVER/, on stock, [PATCH i/n] (by argument and by CGNS_SERIES)" \
 	bash -c '. "$1/lib.sh"; . "$1/lib-series.sh"
 		[ "$(series_file 6.12 fixes)" = "$TOP/patches/fixes/6.12/series" ] &&
 		[ "$(series_dir 6.1 fixes)" = "$TOP/patches/fixes/6.1" ] &&
-		[ "$(series_start fixes)" = stock ] && [ "$(series_version fixes)" = 1 ] &&
+		[ "$(series_start fixes)" = stock ] &&
 		[ "$(CGNS_SERIES=fixes series_dir 6.12)" = "$TOP/patches/fixes/6.12" ] &&
 		[ "$(CGNS_SERIES=fixes series_start)" = stock ] &&
 		[ "$(series_args 6.12 fixes)" = "KVER=6.12 VARIANT=fixes" ]' - "$S"
+# series_version: one more than the newest "Changes since vN:" of the
+# cover letter, 1 without one (fixtures: tree 9.9, its fixes series).
+mkdir -p "$TMP/sv/patches/9.9" "$TMP/sv/patches/fixes/9.9"
+printf '%s\n' 'Subject: [PATCH 0/2] x' '' 'Changes since v3:' ' - a' '' 'Changes since v2:' ' - b' \
+	'' 'Changes since v12 of another series: no' >"$TMP/sv/patches/9.9/0000-cover-letter.patch"
+printf '%s\n' 'Subject: [PATCH 0/1] y' '' 'What changes since v1: nothing' >"$TMP/sv/patches/fixes/9.9/0000-cover-letter.patch"
+check "series: the version is one more than the cover letter's newest \"Changes since vN:\", 1 without one" \
+	bash -c '. "$1/lib.sh"; . "$1/lib-series.sh"
+		[ "$(TOP=$2 series_version 9.9)" = 4 ] && [ "$(TOP=$2 series_version 9.9 fixes)" = 1 ]' - "$S" "$TMP/sv"
+
 check "series: every series' cover letter has a b4 change-id in b4's form, and no two are the same" \
 	bash -c '. "$1/lib.sh"; . "$1/lib-series.sh"
 		n=0 ids=

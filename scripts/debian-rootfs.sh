@@ -13,18 +13,16 @@ STEP=rootfs
 
 SUITE=bookworm
 MIRROR=$(debian_mirror)
-CACHE=${CGNS_CACHE:-/var/cache/cgns}
+# shellcheck disable=SC2119 # the cache itself, no directory of it
+CACHE=$(cache_dir)
 pkgs=$(series_names "$TOP/tests/debian/packages" | tr '\n' ',' | sed 's/,$//')
 [ -n "$pkgs" ] || die "no packages in tests/debian/packages"
 key=$(printf '%s\n' "$SUITE" "$MIRROR" "$pkgs" | sha1sum | cut -c1-12)
 tarball=$CACHE/debian-$SUITE-$key.tar
-mkdir -p "$CACHE" 2>/dev/null || die "cannot create $CACHE (CGNS_CACHE=dir for another place)"
 
 # One run at a time builds or checks it (two cold runs would otherwise
 # build the same tarball twice).
-lock=$tarball.lock
-{ exec 9>"$lock"; } 2>/dev/null || die "cannot write $lock (CGNS_CACHE=dir for another place)"
-flock -n 9 || { say "waiting for another run building $(basename "$tarball") ($lock)"; flock 9; }
+hold_lock "$tarball.lock" "building $(basename "$tarball")"
 
 # A cached tarball is used only whole: its checksum, written before it
 # was published, must still match.  A damaged one is built again.

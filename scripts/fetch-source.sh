@@ -37,18 +37,15 @@ if [ "$SUITE" = host ]; then
 	exit 0
 fi
 
-CACHE=${CGNS_CACHE:-/var/cache/cgns}
-dir=$CACHE/src/$PKG
-lock=$CACHE/src/.$PKG.lock
-mkdir -p "$CACHE/src" 2>/dev/null || die "cannot create $CACHE/src (CGNS_CACHE=dir for another place)"
-{ exec 9>"$lock"; } 2>/dev/null || die "cannot write $lock (CGNS_CACHE=dir for another place)"
-flock -n 9 || { say "waiting for another run fetching $PKG ($lock)"; flock 9; }
+SRC=$(cache_dir src)
+dir=$SRC/$PKG
+hold_lock "$SRC/.$PKG.lock" "fetching $PKG"
 if [ ! -f "$dir/version" ]; then
 	mirror=$(debian_mirror)
 	keyring=/usr/share/keyrings/debian-archive-keyring.gpg
 	[ -r "$keyring" ] || die "no $keyring (Debian package debian-archive-keyring)"
 	# The .deb and the tarball unpacked from it, twice over.
-	need_space "$CACHE/src" 500 "fetching $PKG"
+	need_space "$SRC" 500 "fetching $PKG"
 	apt=$dir.apt
 	# Whatever happens, nothing half-made stays behind.
 	trap 'rm -rf "$apt" "$dir.tmp"' EXIT

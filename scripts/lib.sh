@@ -24,6 +24,22 @@ die() {
 # shellcheck disable=SC2034,SC2128 # used by the scripts that source this file
 TOP=$(cd "$(dirname "${BASH_SOURCE:-$0}")/.." && pwd)
 
+# ---- the cache outside the clone (CGNS_CACHE) ----------------------------
+# Directory $1 of the cache (the cache itself without $1), made if need be:
+# CGNS_CACHE, by default /var/cache/cgns.
+cache_dir() {
+	_cd=${CGNS_CACHE:-/var/cache/cgns}${1:+/$1}
+	mkdir -p "$_cd" 2>/dev/null || die "cannot create $_cd (CGNS_CACHE=dir for another place)"
+	echo "$_cd"
+}
+
+# Hold lock file $1 of the cache on descriptor 9 until the script ends;
+# while another run holds it, say so ($2: what that run is doing) and wait.
+hold_lock() {
+	{ exec 9>"$1"; } 2>/dev/null || die "cannot write $1 (CGNS_CACHE=dir for another place)"
+	flock -n 9 || { say "waiting for another run $2 ($1)"; flock 9; }
+}
+
 # ---- the trees (./trees: one row each) --------------------------------
 # CGNS_TREES names another file of rows (test-tooling's fixtures).
 trees_file() {

@@ -244,9 +244,10 @@ def case_directives(raw_lines):
             found[m.group(3)] = pending
             pending = {}
             continue
-        m = re.match(r'^ {4}(ok|not ok) \d+ ([^#]*?)\s*(?:# ?(\S+).*)?$', line)
-        if m and m.group(2) and m.group(3):
-            pending[m.group(2)] = (m.group(1), m.group(3).upper())
+        # A case's line is a result line indented by four spaces.
+        m = line.startswith('    ') and RESULT_LINE.match(line[4:])
+        if m and m.group(3) and m.group(4):
+            pending[m.group(3)] = (m.group(1), m.group(4).split()[0].upper())
     return found
 
 

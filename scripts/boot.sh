@@ -50,6 +50,19 @@ fi
 
 # panic=-1 and -no-reboot: a panic or "reboot -f" ends QEMU at once.
 append="console=ttyS0 panic=-1 oops=panic loglevel=6 cgns.mode=$MODE ${APPEND:-}"
+# A guest has no /boot/config-<release>.  One default of the kernel's
+# configuration must be known to the tests and cannot be read from the
+# kernel: whether a new cgroup2 fs_context favors dynamic modifications
+# (test_core's root-flag case skips unless it knows).  Where the kernel
+# takes cgroup_favordynmods=, it is given its own configuration's value,
+# so it behaves as it would without.
+tree=$(dirname "$KERNEL")/../../..
+if [ -f "$tree/.config" ] && [[ " $append " != *" cgroup_favordynmods="* ]] &&
+	grep -qs '__setup("cgroup_favordynmods="' "$tree/kernel/cgroup/cgroup.c"; then
+	favor=0
+	! grep -qx 'CONFIG_CGROUP_FAVOR_DYNMODS=y' "$tree/.config" || favor=1
+	append="$append cgroup_favordynmods=$favor"
+fi
 # Under TCG without icount the guest's TSC counts at the host's TSC rate.
 # The guest measures that rate against the PIT, which fails when the host
 # is busy, and then, with no HPET or PM timer (no ACPI), it keeps a clock

@@ -88,7 +88,7 @@ if [ -n "$REV" ]; then
 	git -C "$TOP" rev-parse -q --verify "$REV^{commit}" >/dev/null ||
 		die "no revision '$REV' in this repository"
 	mkdir "$TMP/old"
-	git -C "$TOP" archive "$REV" series patches | tar -x -C "$TMP/old"
+	git -C "$TOP" archive "$REV" patches | tar -x -C "$TMP/old"
 	side old "$KVER" "$TMP/old"
 	side new "$KVER" "$TOP"
 	say "$(series_title "$KVER") at $REV (left) against the working copy (right)"

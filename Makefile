@@ -29,15 +29,17 @@ FIXES    := $(KDIR)/fixes
 
 # The series the series targets (checkpatch, kdoc, roundtrip, refresh,
 # mail, build-each, range-diff) work on: with VARIANT=fixes the tree's
-# fixes series, else its cgroup namespace series.  scripts/lib-series.sh
-# says where each is and where it starts; the scripts read the choice
-# from CGNS_SERIES.  STREE is the series' tree.
-SERIES     := $(if $(filter fixes,$(VARIANT)),fixes,patched)
+# fixes series, with VARIANT=next its next series, else its cgroup
+# namespace series.  scripts/lib-series.sh says where each is and where
+# it starts; the scripts read the choice from CGNS_SERIES.  STREE is the
+# series' tree.
+SERIES     := $(if $(filter fixes next,$(VARIANT)),$(VARIANT),patched)
 STREE      := $(KDIR)/$(SERIES)
 SERIES_ENV := CGNS_SERIES=$(SERIES)
-# Whether tree $(1) has a fixes series (lib-series.sh: series_variants);
-# asked only where it is used.
+# Whether tree $(1) has a fixes series, a next series (lib-series.sh:
+# series_variants); asked only where it is used.
 has_fixes = $(filter fixes,$(shell $(S)/series-variants.sh $(1)))
+has_next  = $(filter next,$(shell $(S)/series-variants.sh $(1)))
 
 # The pipeline's steps run one after the other (each build is parallel
 # inside): a suite must never boot a kernel that is still being built, and
@@ -52,8 +54,9 @@ has_fixes = $(filter fixes,$(shell $(S)/series-variants.sh $(1)))
 all: setup kernel tests suite
 
 help:
-	@echo "make [KVER=$(subst $() ,|,$(TREES))] [VARIANT=stock|base|patched|fixes] [DEBUG=1] [ACCEL=tcg|kvm] [O=dir]"
-	@echo "  (KVER: a tree of ./trees; VARIANT=fixes: stock + the tree's fixes series, patches/fixes/KVER/)"
+	@echo "make [KVER=$(subst $() ,|,$(TREES))] [VARIANT=stock|base|patched|fixes|next] [DEBUG=1] [ACCEL=tcg|kvm] [O=dir]"
+	@echo "  (KVER: a tree of ./trees; VARIANT=fixes: stock + the tree's fixes series, patches/fixes/KVER/;"
+	@echo "   VARIANT=next: fixes + the tree's next series, patches/next/KVER/)"
 	@echo "  all (default)  set up, build the kernel, boot it, run the suite"
 	@echo "  check          6.1 stock and patched, check-debian; checkpatch, kdoc, roundtrip, mail, test-judge of every series; test-tooling, lint; KVER=x: x in full (every kernel, DEBUG=1, kselftest-tar)"
 	@echo "  check-variant  build + suite for one KVER/VARIANT"
@@ -63,10 +66,10 @@ help:
 	@echo "  run CMD='..' [EXTRA=dir]  boot the kernel and run CMD instead of the suite"
 	@echo "  shell [EXTRA=dir]  interactive busybox shell on the kernel"
 	@echo "  kernel-path    print the bzImage path (use make -s)"
-	@echo "  bench [PAIRS=2]  boot stock, patched, base (and fixes) alternately (icount) and print what cgroup namespaces (and the fixes) cost"
-	@echo "  checkpatch kdoc roundtrip build-each   the series checks (docs/maintainers.md); VARIANT=fixes: of the fixes series"
-	@echo "  refresh [TREE=dir]   write series and patches/ from the patched worktree (VARIANT=fixes: patches/fixes/KVER/ from the fixes worktree)"
-	@echo "  mail [V=3] [SEND=1]  the series as mail (dry run unless SEND=1); VARIANT=fixes: the fixes series, [PATCH i/n] unless V= is given"
+	@echo "  bench [PAIRS=2]  boot stock, patched, base (and fixes, next) alternately (icount) and print what cgroup namespaces (and the fixes, next) cost"
+	@echo "  checkpatch kdoc roundtrip build-each   the series checks (docs/maintainers.md); VARIANT=fixes|next: of the fixes|next series"
+	@echo "  refresh [TREE=dir]   write series and patches/ from the patched worktree (VARIANT=fixes|next: patches/fixes|next/KVER/ from the fixes|next worktree)"
+	@echo "  mail [V=3] [SEND=1]  the series as mail (dry run unless SEND=1); VARIANT=fixes|next: that series, its version from its cover letter"
 	@echo "  lint test-tooling test-judge   the repository's own checks (in make check)"
 	@echo "  fuzz [SEED=1] [FUZZ_OPS=20000] [FUZZ_SECONDS=60]   fail-nth walk, stress-ng, trinity on stock and patched DEBUG=1"
 	@echo "  rebase [FROM=6.1] KVER=6.12 [RESTART=1]   carry FROM's series to KVER (git am -3, rerere)"
@@ -140,14 +143,15 @@ kernel-path:
 	@echo $(BZIMAGE)
 
 # Not a test: "make check" neither runs nor judges it.  The three kernels,
-# four with the fixes kernel of a tree that has a fixes series, come from
-# the kernel target (a no-op when they are up to date).
+# with the fixes and next kernels of a tree that has those series, come
+# from the kernel target (a no-op when they are up to date).
 PAIRS ?= 2
 bench: setup
 	@$(MAKE) -s kernel VARIANT=stock DEBUG=0
 	@$(MAKE) -s kernel VARIANT=patched DEBUG=0
 	@$(MAKE) -s kernel VARIANT=base DEBUG=0
 	@$(if $(call has_fixes,$(KVER)),$(MAKE) -s kernel VARIANT=fixes DEBUG=0)
+	@$(if $(call has_next,$(KVER)),$(MAKE) -s kernel VARIANT=next DEBUG=0)
 	@PAIRS=$(PAIRS) $(S)/bench.sh $(KVER) $(KDIR) $(KDIR)/bench
 
 # By default: 6.1's patched kernel against its reference (stock), both
@@ -157,7 +161,7 @@ bench: setup
 # limit is 90), which no more kernels fit.  With KVER given, that tree in
 # full: all its kernels, DEBUG=1 included (check.sh).
 TREES        = $(shell bash -c '. $(S)/lib.sh && known_trees' make)
-SERIES_TREES = $(foreach k,$(filter-out 6.1,$(TREES)),$(if $(wildcard patches/$(k)/series patches/fixes/$(k)/series),$(k)/series))
+SERIES_TREES = $(foreach k,$(filter-out 6.1,$(TREES)),$(if $(wildcard patches/$(k)/series patches/fixes/$(k)/series patches/next/$(k)/series),$(k)/series))
 CHECK_TREES  = $(if $(filter command line environment,$(origin KVER)),$(KVER),6.1/reference $(SERIES_TREES))
 check: setup
 	@$(S)/check.sh $(BUILD) $(CHECK_TREES)
@@ -167,10 +171,11 @@ clean:
 
 # ---- maintainer workflow (README: working on the series; docs/maintainers.md) ----
 # Each series target works on the series that SERIES names (VARIANT=fixes:
-# the fixes series).  V: the version mailed, by default the series' own
-# (lib-series.sh: series_version, from its cover letter's changelog).
+# the fixes series, VARIANT=next: the next series).  V: the version mailed,
+# by default the series' own (lib-series.sh: series_version, from its
+# cover letter's changelog).
 V        ?=
-MAILDIR  := $(KDIR)/mail$(if $(filter fixes,$(SERIES)),-fixes)
+MAILDIR  := $(KDIR)/mail$(if $(filter-out patched,$(SERIES)),-$(SERIES))
 
 checkpatch: extract
 	@$(SERIES_ENV) $(S)/checkpatch.sh $(KVER) $(KDIR)/stock

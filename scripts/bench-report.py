@@ -23,11 +23,12 @@ lines.  Prints two tables and a verdict:
 With boots of a fixes kernel (stock + the tree's fixes series) the tables
 also hold its medians, fixes/stock and its spread (long paths: the length
 it read), and a second verdict gives the largest fixes/stock against the
-same acceptance.
+same acceptance; with boots of a next kernel (fixes + the tree's next
+series) the same for next, after fixes (next/stock).
 
 Writes OUT_DIR/bench.json (every value of every boot, the same summary
-with patched/stock, patched/base, base/stock and fixes/stock per figure,
-and the verdicts), OUT_DIR/cgroup-read.dat (the /proc/self/cgroup read
+with patched/stock, patched/base, base/stock, fixes/stock and next/stock
+per figure, and the verdicts), OUT_DIR/cgroup-read.dat (the /proc/self/cgroup read
 cost against depth) and OUT_DIR/long-path.dat (the long-path read costs
 against the path's length, one block per name length), for gnuplot; the
 .dat files hold stock, patched and base (the plots' columns).
@@ -38,7 +39,11 @@ import re
 import statistics
 import sys
 
-VARIANTS = ("stock", "patched", "base", "fixes")
+VARIANTS = ("stock", "patched", "base", "fixes", "next")
+# The kernels of a tree's other series, each reported against stock in
+# columns of its own when it was booted: (variant, its letter in the
+# column heads).
+MORE = (("fixes", "f"), ("next", "n"))
 DAT_VARIANTS = ("stock", "patched", "base")  # the columns the plots read
 LINE = re.compile(r"^bench: (\S+) (\S+) ?(.*)$")
 LONG = re.compile(r"^(cgroup|mountinfo|cpuset)_long_L\w+?_n(\d+)_d(\d+)(_bytes)?$")
@@ -111,9 +116,9 @@ def long_figures(order):
     return rows
 
 
-def long_table(order, figures, fixes):
-    """The long-path figures, one block per file; with fixes, its columns
-    too."""
+def long_table(order, figures, more):
+    """The long-path figures, one block per file; with the kernels of more
+    (MORE's that were booted), their columns too."""
     rows = long_figures(order)
     if not rows:
         return
@@ -121,8 +126,8 @@ def long_table(order, figures, fixes):
     head = (f"{'figure':<{w}} {'length':>7} {'stock':>10} {'patched':>10} {'p/stock':>7}"
             f" {'base':>10} {'b/stock':>7} {'p/base':>7} {'spread':>6}"
             f" {'read s':>7} {'read p':>7} {'read b':>7}")
-    if fixes:
-        head += f" {'fixes':>10} {'f/stock':>7} {'read f':>7}"
+    for v, c in more:
+        head += f" {v:>10} {c + '/stock':>7} {'read ' + c:>7}"
     print()
     print("long paths: ns per open+read+close; length = depth x (name length + 1) bytes;"
           " read X = the path's length as X printed it")
@@ -149,9 +154,9 @@ def long_table(order, figures, fixes):
                     f" {fmt(med(f['base']), 'ns'):>10} {fmt_ratio(f['base_over_stock']):>7}"
                     f" {fmt_ratio(f['patched_over_base']):>7} {spread:>6}"
                     f" {read('stock'):>7} {read('patched'):>7} {read('base'):>7}")
-            if fixes:
-                line += (f" {fmt(med(f['fixes']), 'ns'):>10} {fmt_ratio(f['fixes_over_stock']):>7}"
-                         f" {read('fixes'):>7}")
+            for v, _ in more:
+                line += (f" {fmt(med(f[v]), 'ns'):>10} {fmt_ratio(f[v + '_over_stock']):>7}"
+                         f" {read(v):>7}")
             print(line)
 
 
@@ -226,7 +231,8 @@ def main():
                              patched_over_stock=ratio(s["patched"], s["stock"]),
                              patched_over_base=ratio(s["patched"], s["base"]),
                              base_over_stock=ratio(s["base"], s["stock"]),
-                             fixes_over_stock=ratio(s["fixes"], s["stock"]))
+                             fixes_over_stock=ratio(s["fixes"], s["stock"]),
+                             next_over_stock=ratio(s["next"], s["stock"]))
         m = LONG.match(name)
         if m:
             figures[name]["path_length"] = int(m.group(3)) * (int(m.group(2)) + 1)
@@ -234,37 +240,39 @@ def main():
             table.append((name, unit, s))
 
     n = {v: sum(b["variant"] == v for b in boots) for v in VARIANTS}
-    fixes = n["fixes"] > 0
+    more = [(v, c) for v, c in MORE if n[v] > 0]
     w = max(len(x) for x, _, _ in table) if table else len("figure")
     head = (f"{'figure':<{w}} {'unit':<5} {'stock':>9} {'patched':>9} {'p/stock':>8}"
             f" {'spread s':>9} {'spread p':>9} {'base':>9} {'p/base':>7}")
-    if fixes:
-        head += f" {'fixes':>9} {'f/stock':>8} {'spread f':>9}"
+    for v, c in more:
+        head += f" {v:>9} {c + '/stock':>8} {'spread ' + c:>9}"
     print(head)
     print("-" * len(head))
     for name, unit, s in table:
-        st, pa, ba, fx = s["stock"], s["patched"], s["base"], s["fixes"]
+        st, pa, ba = s["stock"], s["patched"], s["base"]
         r = figures[name]["patched_over_stock"]
         rb = figures[name]["patched_over_base"]
         line = (f"{name:<{w}} {unit:<5} {fmt(st and st['median'], unit):>9}"
                 f" {fmt(pa and pa['median'], unit):>9} {fmt_ratio(r):>8}"
                 f" {fmt_spread(st):>9} {fmt_spread(pa):>9}"
                 f" {fmt(ba and ba['median'], unit):>9} {fmt_ratio(rb):>7}")
-        if fixes:
-            line += (f" {fmt(fx and fx['median'], unit):>9}"
-                     f" {fmt_ratio(figures[name]['fixes_over_stock']):>8} {fmt_spread(fx):>9}")
+        for v, _ in more:
+            x = s[v]
+            line += (f" {fmt(x and x['median'], unit):>9}"
+                     f" {fmt_ratio(figures[name][v + '_over_stock']):>8} {fmt_spread(x):>9}")
         print(line)
-    long_table(order, figures, fixes)
-    nfixes = f" {n['fixes']} fixes," if fixes else ""
-    print(f"(medians over {n['stock']} stock, {n['patched']} patched,{nfixes} {n['base']} base boots;"
+    long_table(order, figures, more)
+    nmore = "".join(f" {n[v]} {v}," for v, _ in more)
+    print(f"(medians over {n['stock']} stock, {n['patched']} patched,{nmore} {n['base']} base boots;"
           " spread = (max - min) / median;"
           " '-': skipped (no cgroup namespaces) or no boot of that kernel)")
 
     verdict = largest(figures, order, "patched")
-    fixes_verdict = largest(figures, order, "fixes") if fixes else None
+    verdicts = {f"largest_{v}_over_stock": largest(figures, order, v) if n[v] > 0 else None
+                for v, _ in MORE}
     with open(os.path.join(out_dir, "bench.json"), "w") as f:
         json.dump({"boots": boots, "figures": figures, "largest_patched_over_stock": verdict,
-                   "largest_fixes_over_stock": fixes_verdict},
+                   **verdicts},
                   f, indent=1)
         f.write("\n")
 

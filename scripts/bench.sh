@@ -1,9 +1,10 @@
 #!/bin/bash
 # "make bench": what cgroup namespaces cost, patched against stock, and
-# what the fixes series costs, fixes against stock, where the tree has one
-# (lib-series.sh: has_fixes_series).
+# what the fixes series and the next series cost, fixes and next against
+# stock, where the tree has them (lib-series.sh: series_variants).
 # Boots the built kernels of KVER alternately (stock, patched, [fixes,]
-# base, then stock, patched[, fixes] again, PAIRS pairs in all) under QEMU
+# [next,] base, then stock, patched[, fixes][, next] again, PAIRS pairs
+# in all) under QEMU
 # TCG with one vCPU
 # and "-icount shift=0,sleep=off", so that the guest clock counts
 # instructions and never follows the host's, and without address space
@@ -18,8 +19,8 @@
 # against depth and the long-path read costs against the path's length.
 #
 # usage: bench.sh KVER KDIR OUTDIR
-#   KDIR: build/<KVER>, holding stock/, patched/, base/ (and fixes/ where
-#         KVER has a fixes series) with bzImage built
+#   KDIR: build/<KVER>, holding stock/, patched/, base/ (and fixes/, next/
+#         where KVER has those series) with bzImage built
 # env:   PAIRS=stock/patched pairs (default 2, at least 2)  TIMEOUT=per boot
 # out:   OUTDIR/runs/NN-VARIANT.txt (guest output), .console (kernel log),
 #        OUTDIR/bench.txt (the tables, also on stdout), bench.json,
@@ -35,16 +36,15 @@ OUT=${3:?usage: bench.sh KVER KDIR OUTDIR}
 check_kver "$KVER"
 PAIRS=${PAIRS:-2}
 S=$TOP/scripts
-# The fixes kernel boots right after patched in every pair, where the tree
-# has a fixes series.
-fixes=
-! has_fixes_series "$KVER" || fixes=fixes
+# The fixes and next kernels boot right after patched in every pair,
+# where the tree has those series (series_variants lists patched first).
+more=$(series_variants "$KVER" | sed 1d | paste -sd ' ')
 
 case "$PAIRS" in
 '' | *[!0-9]*) die "PAIRS=$PAIRS is not a number" ;;
 esac
 [ "$PAIRS" -ge 2 ] || die "PAIRS=$PAIRS: at least 2 pairs, or there is no spread to show"
-for v in stock patched base $fixes; do
+for v in stock patched base $more; do
 	[ -f "$KDIR/$v/arch/x86/boot/bzImage" ] || die "no $v kernel in $KDIR (make kernel KVER=$KVER VARIANT=$v)"
 done
 command -v gnuplot >/dev/null || die "gnuplot missing (make setup: gnuplot-nox)"
@@ -53,9 +53,9 @@ mkdir -p "$OUT/guest"
 make -s -C "$TOP/bench" OUT="$OUT/guest" || die "building bench/cgns-bench failed"
 "$S/mkinitramfs.sh" "$OUT/bench.cpio.gz" -e "$OUT/guest" -c /extra/cgns-bench
 
-order="stock patched${fixes:+ $fixes} base"
+order="stock patched${more:+ $more} base"
 for _ in $(seq 2 "$PAIRS"); do
-	order="$order stock patched${fixes:+ $fixes}"
+	order="$order stock patched${more:+ $more}"
 done
 total=$(echo "$order" | wc -w)
 rm -rf "$OUT/runs.new"

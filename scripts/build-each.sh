@@ -1,12 +1,13 @@
 #!/bin/bash
 # "make build-each": build KVER's tree after each patch of its series in
-# order, the series' start alone first (the base tree, or the stock tree
-# for the fixes series: lib-series.sh series_start), and name the first
+# order, the series' start alone first (the base tree, the stock tree for
+# the fixes series, the fixes tree for the next series: lib-series.sh
+# series_start), and name the first
 # patch after which it does not build (a series must build at every patch,
 # for git bisect).  Uses a worktree of its own, so the variants' trees are
 # left alone.
 #
-# usage: [CGNS_SERIES=fixes] build-each.sh KVER TREE
+# usage: [CGNS_SERIES=fixes|next] build-each.sh KVER TREE
 set -eu
 STEP=build-each
 . "$(dirname "$0")/lib.sh"

@@ -2,18 +2,21 @@
 # "make check": for each tree given as KVER, its variants built, booted and
 # judged against their expectations (tests/expect/[KVER/]VARIANT; none: every
 # case passes): stock, base, patched and, where the tree has a fixes
-# series (lib-series.sh), fixes; the patched kernel also under
+# series and a next series (lib-series.sh: series_variants), fixes and
+# next; the patched kernel also under
 # lockdep/KASAN/kmemleak (DEBUG=1), the selftests as CI systems take them
 # (gen_tar, run_kselftest.sh), patched and stock in the Debian guest with
 # systemd and container clients (check-debian, docs/debian.md); for each
 # tree each of its series checked (checkpatch, kernel-doc per patch, round
-# trip, mail), the cgroup namespace series and its fixes series; then the
-# judge's own tests, the tooling's own tests and the lint of every script.
+# trip, mail), the cgroup namespace series, its fixes series and its next
+# series; then the judge's own tests, the tooling's own tests and the
+# lint of every script.
 # A part of a tree instead of all of it, each with the tree's series checks:
 #   KVER/reference  the patched kernel against its reference, stock, and
 #                   both in the Debian guest
 #   KVER/patched    the patched kernel alone
 #   KVER/fixes      the fixes kernel alone (the tree must have a fixes series)
+#   KVER/next       the next kernel alone (the tree must have a next series)
 #   KVER/series     no kernel
 # On 2 cores a kernel build takes 5-15 minutes, a DEBUG=1 build and boot
 # about half an hour, and a cold make check with the default trees must
@@ -21,14 +24,14 @@
 # check).  Every step runs even when an earlier one failed, so one run
 # shows everything that is wrong; the last line adds them up.
 #
-# usage: check.sh BUILD_DIR KVER[/reference|/patched|/fixes|/series]...
+# usage: check.sh BUILD_DIR KVER[/reference|/patched|/fixes|/next|/series]...
 set -eu
 STEP=check
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-disk.sh"
 . "$(dirname "$0")/lib-series.sh"
 
-usage="usage: check.sh BUILD_DIR KVER[/reference|/patched|/fixes|/series]..."
+usage="usage: check.sh BUILD_DIR KVER[/reference|/patched|/fixes|/next|/series]..."
 BUILD=${1:?$usage}
 shift
 [ $# -gt 0 ] || die "$usage"
@@ -51,25 +54,28 @@ prefix() {
 }
 
 # The steps, "KVER:STEP" (or "-:STEP" for one that does not depend on a
-# tree); a series check of the fixes series is "KVER:STEP@fixes".
+# tree); a series check of the fixes or next series is "KVER:STEP@fixes"
+# or "KVER:STEP@next".
 steps='' results=''
 for t in "$@"; do
 	k=${t%/*}
 	check_kver "$k"
-	fixes=
-	! has_fixes_series "$k" || fixes=fixes
+	# The tree's series after the cgroup namespace series (series_variants
+	# lists it first), each with a kernel of its own: fixes, next, or none.
+	more=$(series_variants "$k") || exit 1
+	more=${more#patched}
 	add_mib "$k/stock"
 	add_mib "$k/patched"
-	[ -z "$fixes" ] || add_mib "$k/fixes"
+	for v in $more; do add_mib "$k/$v"; done
 	case "$t" in
 	"$k")
 		add_mib "$k/base"
 		add_mib "$k/patched-debug"
 		add_mib "$k/debian"
-		# shellcheck disable=SC2086 # $fixes: a word or none
-		steps="$steps $(prefix "$k" stock base patched $fixes patched-debug kselftest-tar debian)"
+		# shellcheck disable=SC2086 # $more: words or none
+		steps="$steps $(prefix "$k" stock base patched $more patched-debug kselftest-tar debian)"
 		# shellcheck disable=SC2086
-		results="$results $(prefix "$k" stock base patched $fixes patched-debug debian-patched debian-stock)"
+		results="$results $(prefix "$k" stock base patched $more patched-debug debian-patched debian-stock)"
 		;;
 	*/reference)
 		add_mib "$k/debian"
@@ -80,16 +86,18 @@ for t in "$@"; do
 		steps="$steps $k:patched"
 		results="$results $k:patched"
 		;;
-	*/fixes)
-		check_series "$k" fixes
-		steps="$steps $k:fixes"
-		results="$results $k:fixes"
+	*/fixes | */next)
+		check_series "$k" "${t##*/}"
+		steps="$steps $k:${t##*/}"
+		results="$results $k:${t##*/}"
 		;;
 	*/series) ;;
-	*) die "unknown '$t' (KVER, KVER/reference, KVER/patched, KVER/fixes or KVER/series)" ;;
+	*) die "unknown '$t' (KVER, KVER/reference, KVER/patched, KVER/fixes, KVER/next or KVER/series)" ;;
 	esac
 	steps="$steps $k:checkpatch $k:kdoc $k:roundtrip $k:mail"
-	[ -z "$fixes" ] || steps="$steps $k:checkpatch@fixes $k:kdoc@fixes $k:roundtrip@fixes $k:mail@fixes"
+	for v in $more; do
+		steps="$steps $k:checkpatch@$v $k:kdoc@$v $k:roundtrip@$v $k:mail@$v"
+	done
 	# The judge's fixtures through this tree's KTAP parser (its API changes
 	# between trees); the series checks have extracted the tree.
 	steps="$steps $k:test-judge"
@@ -99,7 +107,7 @@ steps="$steps -:test-tooling -:lint"
 for s in $steps; do
 	tree=${s%%:*} step=${s#*:} series='' label=''
 	case "$step" in
-	*@fixes) step=${step%@fixes} series=" VARIANT=fixes" label="fixes " ;;
+	*@*) series=" VARIANT=${step#*@}" label="${step#*@} " step=${step%@*} ;;
 	esac
 	case "$step" in
 	kselftest-tar | test-judge | test-tooling | lint | checkpatch | kdoc | roundtrip | mail) target=$step$series ;;

@@ -1,6 +1,6 @@
 #!/bin/bash
 # Run the tree's scripts/checkpatch.pl --strict over every patch of KVER's
-# series (lib-series.sh; the fixes series with CGNS_SERIES=fixes),
+# series (lib-series.sh; the fixes or next series with CGNS_SERIES),
 # each as it will be mailed: with a From: header and a Signed-off-by: line
 # (mail.sh adds the sender's; the files carry none).  A patch passes when
 # checkpatch reports no ERROR, and each WARNING/CHECK type it reports is
@@ -14,7 +14,7 @@
 # The ERROR/WARNING/CHECK lines name the series file and its line (the
 # mailed form has a From: header and a sign-off more).
 #
-# usage: [CGNS_SERIES=fixes] checkpatch.sh KVER TREE [PATCH...]
+# usage: [CGNS_SERIES=fixes|next] checkpatch.sh KVER TREE [PATCH...]
 #        (PATCH...: these files instead of KVER's series; test-tooling)
 set -eu
 STEP=checkpatch

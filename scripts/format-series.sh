@@ -8,7 +8,10 @@
 # extra arguments go to git format-patch (-v N, --to, --cc, --thread).
 # START is where the series starts (lib-series.sh: series_start, from
 # CGNS_SERIES): the tag "base" for the cgroup namespace series, "stock" for
-# the fixes series; it is also the series' base-commit.
+# the fixes series, "fixes" for the next series.  The base-commit is
+# series_base: START, but the stock commit for the next series, whose
+# mail then lists the fixes commits (stock..fixes) as
+# prerequisite-patch-id: lines, as git format-patch --base does.
 #
 # Identity: the commits of the build trees carry the pipeline identity
 # (lib-identity.sh), and none of it is written out.  By default the files carry no
@@ -34,7 +37,14 @@ OUTDIR=${2:?}
 shift 2
 COVER=${COVER:?COVER names the committed cover letter (lib-series.sh: series_dir)}
 START=$(series_start)
-git -C "$TREE" rev-parse -q --verify "refs/tags/$START" >/dev/null || die "$TREE has no $START tag"
+BASE=$(series_base)
+for _t in "$START" "$BASE"; do
+	git -C "$TREE" rev-parse -q --verify "refs/tags/$_t" >/dev/null || die "$TREE has no $_t tag"
+done
+# A tag that another tree moved (a fixes series changed since this tree
+# was made) would export more than the series, or not start on it.
+git -C "$TREE" merge-base --is-ancestor "$START" HEAD ||
+	die "the tag $START is not below HEAD in $TREE: make the tree again (make prepare), or rebase it onto $START"
 n=$(git -C "$TREE" rev-list --count "$START..HEAD")
 [ "$n" -gt 0 ] || die "no commits on top of $START in $TREE"
 TMP=$(mktemp -d)
@@ -64,7 +74,7 @@ rm -f "$OUTDIR"/*.patch
 # --zero-commit and --no-signature keep the files free of bytes that change
 # with every export (commit ids, git's version).
 git -C "$TREE" -c core.abbrev=12 -c user.name="$name" -c user.email="$email" \
-	format-patch -q --cover-letter --no-signature --zero-commit --base="$START" \
+	format-patch -q --cover-letter --no-signature --zero-commit --base="$BASE" \
 	"$notes" -o "$OUTDIR" "$@" "$START..HEAD"
 # The pipeline identity never leaves the build tree: its From: headers
 # (and the in-body From: lines that --from adds for it), and its sign-off

@@ -1,7 +1,7 @@
 #!/bin/bash
 # The fast one of make gates' per-patch checks, for make check: for each
 # patch of the series (the commits START..HEAD of TREE, START its start:
-# lib-series.sh series_start, base or stock), scripts/kernel-doc
+# lib-series.sh series_start, base, stock or fixes), scripts/kernel-doc
 # -none (and -Wall where the tree's kernel-doc has it) on the .c and .h
 # files the patch touches, before and after it, read from git (no build,
 # no checkout): nothing new.  New as in make gates (lib-check.sh: new_lines):
@@ -10,8 +10,8 @@
 # One line per patch, "ok   NN subject" or "FAIL NN subject: ..." with the
 # new warnings indented, then "kdoc: N passed, N failed".
 #
-# usage: [CGNS_SERIES=fixes] kdoc.sh KVER TREE   (TREE: the series' tree,
-#        patched or fixes, make prepare)
+# usage: [CGNS_SERIES=fixes|next] kdoc.sh KVER TREE   (TREE: the series'
+#        tree, patched, fixes or next, make prepare)
 set -eu
 STEP=kdoc
 . "$(dirname "$0")/lib.sh"

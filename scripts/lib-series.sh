@@ -16,8 +16,8 @@ exported_series() {
 }
 
 # ---- which series is for which tree --------------------------------------
-# A tree (KVER) has up to two series, each named by the variant whose tree
-# it makes:
+# A tree (KVER) has up to three series, each named by the variant whose
+# tree it makes:
 #   patched  the cgroup namespace series, on top of the base fixture
 #            (patches/base/KVER/, tag "base"): patches/KVER/, with its own
 #            series file and cover letter (carried from one tree to another
@@ -26,78 +26,138 @@ exported_series() {
 #            itself (tag "stock", no base fixture): patches/fixes/KVER/,
 #            with its own series file and cover letter; a tree has one
 #            when patches/fixes/KVER/series exists.
+#   next     a series for the maintainers' -next branch, on top of the
+#            tree's fixes series (tag "fixes"): patches/next/KVER/, with
+#            its own series file and cover letter; a tree has one when
+#            patches/next/KVER/series exists, and only a tree with a fixes
+#            series may have one.
 # Every script finds a series, its files and its start through the
 # functions below and nowhere else.  Each takes the series as an optional
 # argument; without it, CGNS_SERIES (which the Makefile sets from VARIANT:
-# fixes for VARIANT=fixes, else patched), and patched when that is unset.
+# fixes for VARIANT=fixes, next for VARIANT=next, else patched), and
+# patched when that is unset.
 series_of() {
 	case "${1:-${CGNS_SERIES:-patched}}" in
 	patched) echo patched ;;
 	fixes) echo fixes ;;
-	*) die "unknown series '${1:-$CGNS_SERIES}' (patched: the cgroup namespace series; fixes: the fixes series)" ;;
+	next) echo next ;;
+	*) die "unknown series '${1:-$CGNS_SERIES}' (patched: the cgroup namespace series; fixes: the fixes series; next: the next series)" ;;
 	esac
 }
 
 series_dir() {
-	case "$(series_of "${2:-}"):$1" in
-	fixes:*) echo "$TOP/patches/fixes/$1" ;;
-	*) echo "$TOP/patches/$1" ;;
+	_sdr=$(series_of "${2:-}") || exit 1
+	case "$_sdr" in
+	patched) echo "$TOP/patches/$1" ;;
+	*) echo "$TOP/patches/$_sdr/$1" ;;
 	esac
 }
 
 series_file() {
-	case "$(series_of "${2:-}"):$1" in
-	fixes:*) echo "$TOP/patches/fixes/$1/series" ;;
-	*) echo "$TOP/patches/$1/series" ;;
-	esac
+	_sfl=$(series_dir "$1" "${2:-}") || exit 1
+	echo "$_sfl/series"
 }
 
 # Where series $1 starts: the variant it is applied to, which is also the
-# tag of that commit in the build repository ("base" or "stock"); the
-# first commit of the series sits on it, "git format-patch" exports
-# START..HEAD and the mail's base-commit is its commit.
+# tag of that commit in the build repository ("base", "stock" or
+# "fixes"); the first commit of the series sits on it, and "git
+# format-patch" exports START..HEAD.  prepare-variant.sh makes the tree
+# of a series as its start (start_patches) and then the series, and tags
+# the start there ("stock" is the extracted tree's own tag).
 # shellcheck disable=SC2120 # the series is optional: CGNS_SERIES by default
 series_start() {
-	case "$(series_of "${1:-}")" in
+	_sst=$(series_of "${1:-}") || exit 1
+	case "$_sst" in
 	fixes) echo stock ;;
+	next) echo fixes ;;
 	*) echo base ;;
 	esac
 }
 
+# The commit the mail of series $1 names as its base-commit (git
+# format-patch --base): its start, or for a series that starts on another
+# series (next on fixes) that one's start, what upstream has; format-patch
+# then lists the other series' patches as prerequisite-patch-id: lines.
+# shellcheck disable=SC2120 # the series is optional: CGNS_SERIES by default
+series_base() {
+	_sb=$(series_start "${1:-}") || exit 1
+	case "$_sb" in
+	fixes) series_start fixes ;;
+	*) echo "$_sb" ;;
+	esac
+}
+
+# The patch files of tree $1's base fixture (patches/base/KVER/), in
+# order, one path per line; dies when it has none.
+base_patches() {
+	ls "$TOP/patches/base/$1/"*.patch 2>/dev/null ||
+		die "no base patch for $1 in patches/base/$1/"
+}
+
+# The patch files that make the start of series $2 of tree $1
+# (series_start) from the stock tree, in order, one path per line: the
+# base fixture, nothing, or the fixes series.
+start_patches() {
+	_spt=$(series_start "${2:-}") || exit 1
+	case "$_spt" in
+	base) base_patches "$1" ;;
+	fixes) series_patches "$1" fixes ;;
+	esac
+}
+
+# Whether tree $1 has series $2: its series file exists.
+has_series() {
+	[ -f "$(series_file "$1" "$2")" ]
+}
+
 # Whether tree $1 has a fixes series: patches/fixes/KVER/series exists.
 has_fixes_series() {
-	[ -f "$(series_file "$1" fixes)" ]
+	has_series "$1" fixes
 }
 
-# The series tree $1 has, one a line: patched, and fixes if it has one.
+# The series tree $1 has, one a line: patched, fixes if it has one, next
+# if it has one (dies, as check_series, when it has a next series but no
+# fixes series).
 series_variants() {
+	! has_series "$1" next || check_series "$1" next
 	echo patched
 	! has_fixes_series "$1" || echo fixes
+	! has_series "$1" next || echo next
 }
 
-# Stop, in one line, unless tree $1 has series $2 (default as series_of).
+# Stop, in one line, unless tree $1 has series $2 (default as series_of),
+# and for a next series the fixes series it goes on.
 check_series() {
 	_cs=$(series_of "${2:-}") || exit 1
+	case "$_cs" in
+	fixes | next)
+		_csf=$(series_file "$1" "$_cs")
+		has_series "$1" "$_cs" ||
+			die "$1 has no $_cs series (no ${_csf#"$TOP"/}; only a tree with one has VARIANT=$_cs)"
+		;;
+	esac
 	_csf=$(series_file "$1" fixes)
-	[ "$_cs" != fixes ] || has_fixes_series "$1" ||
-		die "$1 has no fixes series (no ${_csf#"$TOP"/}; only a tree with one has VARIANT=fixes)"
+	[ "$_cs" != next ] || has_fixes_series "$1" ||
+		die "$1 has a next series but no fixes series (no ${_csf#"$TOP"/}): a next series goes on top of the tree's fixes series"
 }
 
 # A name for series $2 of tree $1 in messages: "the 6.12 series", "the
-# 6.12 fixes series".
+# 6.12 fixes series", "the 7.3 next series".
 series_title() {
-	case "$(series_of "${2:-}")" in
-	fixes) echo "the $1 fixes series" ;;
-	*) echo "the $1 series" ;;
+	_stt=$(series_of "${2:-}") || exit 1
+	case "$_stt" in
+	patched) echo "the $1 series" ;;
+	*) echo "the $1 $_stt series" ;;
 	esac
 }
 
 # The make arguments that name series $2 of tree $1, for hints in
-# messages: "KVER=6.12", "KVER=6.12 VARIANT=fixes".
+# messages: "KVER=6.12", "KVER=6.12 VARIANT=fixes", "KVER=7.3 VARIANT=next".
 series_args() {
-	case "$(series_of "${2:-}")" in
-	fixes) echo "KVER=$1 VARIANT=fixes" ;;
-	*) echo "KVER=$1" ;;
+	_sar=$(series_of "${2:-}") || exit 1
+	case "$_sar" in
+	patched) echo "KVER=$1" ;;
+	*) echo "KVER=$1 VARIANT=$_sar" ;;
 	esac
 }
 
@@ -107,7 +167,7 @@ series_args() {
 # together; nothing if it has none.  Made once per series, in b4's form
 # (YYYYMMDD-<slug>-<12 hex digits>, b4 prep -n SLUG), and never changed:
 # a new value starts a new series.  Each tree's series is a series of its
-# own, and each fixes series one more.  format-series.sh carries it from
+# own, and each fixes and next series one more.  format-series.sh carries it from
 # the committed cover letter to the exported one.
 cover_change_id() {
 	[ -f "$1" ] || return 0
@@ -170,8 +230,8 @@ apply_patch() {
 
 # Walk KVER ($1)'s series (series_of: CGNS_SERIES) in the git worktree $2,
 # which is made again as the series' start (series_start: the base
-# fixture, or the stock tree for the fixes series): that tree configured
-# and built, "$3 0" run there,
+# tree, the stock tree for the fixes series, the fixes tree for the next
+# series): that tree configured and built, "$3 0" run there,
 # then each patch applied in order and "$3 N" run in the state after patch
 # N.  $3 is a command or a function (make build-each builds, make gates
 # checks), run as a plain command so that set -e holds inside it (as the

@@ -101,12 +101,12 @@ series_names() {
 	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$1"
 }
 
-# Reject a VARIANT the pipeline does not make.  fixes exists only on a
-# tree with a fixes series (lib-series.sh: check_series).
+# Reject a VARIANT the pipeline does not make.  fixes and next exist only
+# on a tree with such a series (lib-series.sh: check_series).
 check_variant() {
 	case "$1" in
-	stock | base | patched | fixes) ;;
-	*) die "unknown VARIANT '$1' (supported: stock base patched fixes)" ;;
+	stock | base | patched | fixes | next) ;;
+	*) die "unknown VARIANT '$1' (supported: stock base patched fixes next)" ;;
 	esac
 }
 

@@ -3,12 +3,14 @@
 # "[PATCH vN i/n]" subjects, To/Cc headers (below), base-commit and b4's
 # change-id (lib-series.sh: cover_change_id), then prove it applies: "git am" of
 # the mbox onto a fresh worktree at the series' start (lib-series.sh:
-# series_start, base or stock) must give exactly the tree of its variant
-# (patched, or fixes).  Dry run unless SEND=1 (then git send-email is run
-# on the files, which takes the recipients from their To/Cc headers).
-# The series is KVER's (lib-series.sh), its fixes series with
-# CGNS_SERIES=fixes (make sets it for VARIANT=fixes): both go to the same
-# people, found the same way in the tree mailed.
+# series_start, base, stock or fixes) must give exactly the tree of its
+# variant (patched, fixes or next).  Dry run unless SEND=1 (then git
+# send-email is run on the files, which takes the recipients from their
+# To/Cc headers).  The series is KVER's (lib-series.sh), its fixes or
+# next series with CGNS_SERIES=fixes or next (make sets it from VARIANT):
+# all go to the same people, found the same way in the tree mailed.  The
+# next series' base-commit is the stock commit, its mail lists the fixes
+# as prerequisite-patch-id: lines (lib-series.sh: series_base).
 #
 # Recipients, as a cgroup maintainer expects them (and as
 # "b4 prep --auto-to-cc" finds them, per patch):
@@ -38,7 +40,7 @@
 # identity that identity_problem (lib-identity.sh) rejects; the dry run uses it
 # anyway, so that the mbox can be checked, and says why it would refuse.
 #
-# usage: [CGNS_SERIES=fixes] mail.sh KVER TREE OUTDIR [VERSION]
+# usage: [CGNS_SERIES=fixes|next] mail.sh KVER TREE OUTDIR [VERSION]
 #        (VERSION: the N of "[PATCH vN i/n]", by default the series' own,
 #        lib-series.sh series_version: one more than the newest
 #        "Changes since vN:" of its cover letter, 1 ("[PATCH i/n]") without)
@@ -143,7 +145,7 @@ STEP=mail SENDER_NAME=$IDENT_NAME SENDER_EMAIL=$IDENT_EMAIL \
 	"$(dirname "$0")/format-series.sh" "$TREE" "$OUT/patches" $vopt --thread=shallow
 
 # Each patch's Cc: what get_maintainer.pl gives for it (run in the tree
-# mailed, patched or fixes, so with its MAINTAINERS), the Cc: trailers of
+# mailed, patched, fixes or next, so with its MAINTAINERS), the Cc: trailers of
 # its message, the entry's lists; never the To: people again.  The cover
 # letter: all of them.
 printf '%s\n' "$IDENT_EMAIL" >"$OUT/recipients/sender"

@@ -5,6 +5,13 @@
 #   patched  base + the series of KVER (lib-series.sh: series_file), in order
 #   fixes    stock + the fixes series of KVER (lib-series.sh), in order; only
 #            a tree with a fixes series has it
+#   next     fixes + the next series of KVER (lib-series.sh), in order; only
+#            a tree with a next series has it
+# The tree of a series is made as its start (lib-series.sh: series_start,
+# start_patches), which is tagged here, then the series: the tag "base"
+# (the base and patched trees) and "fixes" (the next tree) mark where
+# format-patch starts.  The commits do not depend on the tree they are
+# made in, so the next tree's fixes commits are the fixes tree's.
 # Each variant is a git worktree of the stock repository, built in place.
 # Patches are applied with "git am": no fuzz, so a patch that does not apply
 # exactly stops here, named, and the worktree is reset to where it started.
@@ -24,7 +31,7 @@ VARIANT=${2:?}
 TREE=${3:?}
 check_kver "$KVER"
 check_variant "$VARIANT"
-[ "$VARIANT" != fixes ] || check_series "$KVER" fixes
+case "$VARIANT" in fixes | next) check_series "$KVER" "$VARIANT" ;; esac
 STOCK=$(dirname "$TREE")/stock
 git -C "$STOCK" rev-parse -q --verify refs/tags/stock >/dev/null ||
 	die "$STOCK is not extracted (make extract KVER=$KVER)"
@@ -33,24 +40,22 @@ git -C "$STOCK" rev-parse -q --verify refs/tags/stock >/dev/null ||
 # base commit id is quoted by the cover letter.
 pipeline_env
 
-base_patches() {
-	ls "$TOP/patches/base/$KVER/"*.patch 2>/dev/null || true
-}
-
+# The patches, in order; the first $nstart of them make the tree $start,
+# which is tagged so after the last of them (none: stock, already tagged).
 case "$VARIANT" in
-stock) list= ;;
+stock) list='' start=stock nstart=0 ;;
 base)
-	list=$(base_patches)
-	[ -n "$list" ] || die "no base patch for $KVER in patches/base/$KVER/"
+	list=$(base_patches "$KVER")
+	start=base nstart=$(echo "$list" | wc -w)
 	;;
-fixes)
-	list=$(series_patches "$KVER" fixes)
-	[ -n "$list" ] || die "$(series_file "$KVER" fixes | sed "s|^$TOP/||") lists no patch"
-	;;
-patched)
-	series=$(series_patches "$KVER" patched)
-	list="$(base_patches) $series"
-	[ -n "$(base_patches)" ] || die "no base patch for $KVER in patches/base/$KVER/"
+*)
+	start=$(series_start "$VARIANT")
+	startlist=$(start_patches "$KVER" "$VARIANT")
+	series=$(series_patches "$KVER" "$VARIANT")
+	[ -n "$series" ] || [ "$VARIANT" = patched ] ||
+		die "$(series_file "$KVER" "$VARIANT" | sed "s|^$TOP/||") lists no patch"
+	list="$startlist $series"
+	nstart=$(echo "$startlist" | wc -w)
 	;;
 esac
 
@@ -94,9 +99,7 @@ for p in $list; do
 		git -C "$TREE" checkout -q -f --detach stock
 		die "patch $n ($name) does not apply to the $VARIANT tree of $KVER"
 	fi
-	case "$name" in
-	patches/base/*) git -C "$TREE" tag -f "base" >/dev/null ;;
-	esac
+	[ "$n" -ne "$nstart" ] || git -C "$TREE" tag -f "$start" >/dev/null
 done
 rm -f "$TREE/.am.log"
 echo "$want" >"$TREE/.variant-stamp"

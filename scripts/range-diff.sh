@@ -8,16 +8,17 @@
 #                                  as they are now (two versions, one tree)
 #
 # Each side is applied with "git am" to a scratch repository whose base
-# commit holds only the files that the base fixture and the series touch,
-# taken from the tree's stock commit, with the base fixture applied (none
-# for the fixes series, which starts on stock: lib-series.sh series_start):
-# the patches apply there exactly as in the full tree, without a checkout
-# of either tree.  Extra arguments go to git range-diff (--no-color, -s,
-# ...).  BUILD: where the extracted trees are (build/).  CGNS_SERIES=fixes:
-# the fixes series of both sides.
+# commit holds only the files that the series and the patches of its
+# start touch, taken from the tree's stock commit, with those patches
+# applied (lib-series.sh: series_start, start_patches; the base fixture,
+# none for the fixes series, which starts on stock, the side's fixes
+# series for the next series): the patches apply there exactly as in the
+# full tree, without a checkout of either tree.  Extra arguments go to
+# git range-diff (--no-color, -s, ...).  BUILD: where the extracted trees
+# are (build/).  CGNS_SERIES=fixes or next: that series of both sides.
 #
-# usage: [CGNS_SERIES=fixes] range-diff.sh FROM KVER [git range-diff options]
-#        [CGNS_SERIES=fixes] range-diff.sh -r REV KVER [git range-diff options]
+# usage: [CGNS_SERIES=fixes|next] range-diff.sh FROM KVER [git range-diff options]
+#        [CGNS_SERIES=fixes|next] range-diff.sh -r REV KVER [git range-diff options]
 set -eu
 STEP=range-diff
 . "$(dirname "$0")/lib.sh"
@@ -55,11 +56,7 @@ side() {
 	_name=$1 _kver=$2 _stock=$BUILD/$2/stock
 	git -C "$_stock" rev-parse -q --verify refs/tags/stock >/dev/null ||
 		die "$_stock is not extracted (make extract KVER=$_kver)"
-	_base=
-	if [ "$(series_start)" = base ]; then
-		_base=$(ls "$3/patches/base/$_kver/"*.patch 2>/dev/null) ||
-			die "no base fixture for $_kver"
-	fi
+	_base=$(TOP=$3 start_patches "$_kver") || exit 1
 	_series=$(TOP=$3 series_patches "$_kver") || exit 1
 	[ -n "$_series" ] || die "$(series_title "$_kver") is empty"
 	git -C "$R" checkout -q --orphan "$_name"
@@ -75,7 +72,7 @@ side() {
 	git -C "$R" commit -q -m "stock $_kver (the files the series touches)"
 	for _p in $_base; do
 		am_patch "$R" "$_p" >"$TMP/am.log" 2>&1 ||
-			{ cat "$TMP/am.log" >&2; die "the base fixture of $_kver does not apply"; }
+			{ cat "$TMP/am.log" >&2; die "${_p#"$3"/} (the $(series_start) tree of $_kver) does not apply"; }
 	done
 	git -C "$R" tag "$_name-base"
 	for _p in $_series; do

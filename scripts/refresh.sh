@@ -1,9 +1,9 @@
 #!/bin/bash
 # "make refresh": write KVER's series (lib-series.sh: series_dir,
-# series_file; the fixes series with CGNS_SERIES=fixes, which make sets
-# for VARIANT=fixes) from the commits of a tree, after a developer edited
-# them there (git commit --amend, git rebase -i base or stock, git notes
-# edit).  The
+# series_file; the fixes or next series with CGNS_SERIES=fixes or next,
+# which make sets for VARIANT=fixes and next) from the commits of a tree,
+# after a developer edited them there (git commit --amend, git rebase -i
+# base, stock or fixes, git notes edit).  The
 # files carry no identity (README: working on the series): an author or
 # sign-off that came into the tree some other way than the pipeline's is
 # removed here, and named.
@@ -14,7 +14,7 @@
 # applied from patches/, it proves that applying and exporting give the
 # files back: what make refresh writes after an edit is the edit alone.
 #
-# usage: [CGNS_SERIES=fixes] refresh.sh [--check] KVER TREE
+# usage: [CGNS_SERIES=fixes|next] refresh.sh [--check] KVER TREE
 set -eu
 STEP=refresh
 CHECK=0

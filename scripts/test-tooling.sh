@@ -15,9 +15,12 @@
 #  - the mail form: From: and Signed-off-by: of the sender, no pipeline
 #    identity, and "git am" of it gives the same tree.
 #  - need_space: a step that would fill the disk stops first, named.
-#  - which series is which (lib-series.sh): the cgroup namespace series
-#    and the fixes series, their files, starts, change-ids and versions;
-#    the export of a series that starts on stock.
+#  - which series is which (lib-series.sh): the cgroup namespace series,
+#    the fixes series and the next series, their files, starts, change-ids
+#    and versions, a next series without a fixes series refused; the
+#    export of a series that starts on stock and of one that starts on
+#    fixes (prerequisites); the next series end to end on a scratch tree
+#    (prepare-variant.sh, make roundtrip, make check's steps).
 #  - with the scripts of an extracted tree, when there is one:
 #    checkpatch.sh checks the form of commit citations; mail.sh's
 #    recipients (get_maintainer.pl per patch) and b4 change-id.
@@ -249,7 +252,26 @@ check "format-series.sh with CGNS_SERIES=fixes: the commits on top of stock, bas
 	sh -c 'CGNS_SERIES=fixes COVER=/dev/null "$1/format-series.sh" "$2" "$3" &&
 		[ "$(ls "$3" | tr "\n" " ")" = "0000-cover-letter.patch 0001-b-x-becomes-y.patch 0002-b-a-subject-that-is-long-enough-to-be-wrapped-by-the.patch " ] &&
 		grep -qx "base-commit: $(git -C "$2" rev-parse stock)" "$3/0000-cover-letter.patch"' - "$S" "$W" "$TMP/pf"
-git -C "$R" tag -d stock >/dev/null
+# A series that starts on another (next on fixes) exports fixes..HEAD; its
+# base-commit is the stock commit, then b4's change-id, then the fixes
+# commits as prerequisite-patch-id: lines (git's stable patch ids).
+git -C "$W" tag fixes HEAD~1
+{ cat "$TMP/p0/0000-cover-letter.patch"; printf '%s\n' "base-commit: 0123" "change-id: 20260101-next-0123456789ab"; } >"$TMP/ncover"
+rm -rf "$TMP/pn"
+check "format-series.sh with CGNS_SERIES=next: the commits on top of fixes, base-commit stock, change-id, the fixes as prerequisites" \
+	sh -c 'CGNS_SERIES=next COVER=$4 "$1/format-series.sh" "$2" "$3" &&
+		[ "$(ls "$3" | tr "\n" " ")" = "0000-cover-letter.patch 0001-b-a-subject-that-is-long-enough-to-be-wrapped-by-the.patch " ] &&
+		tail -3 "$3/0000-cover-letter.patch" | tr "\n" "|" |
+			grep -qx "base-commit: $(git -C "$2" rev-parse stock)|change-id: 20260101-next-0123456789ab|prerequisite-patch-id: $(git -C "$2" show fixes | git patch-id --stable | cut -d" " -f1)|"' \
+	- "$S" "$W" "$TMP/pn" "$TMP/ncover"
+# A start tag that is not below HEAD (another tree made it from other
+# fixes) would export more than the series: refused.
+git -C "$W" tag -f fixes "$(git -C "$W" commit-tree -p stock -m other 'HEAD^{tree}')" >/dev/null
+check "format-series.sh: a start tag that is not below HEAD is refused in one ERROR line" \
+	sh -c '! CGNS_SERIES=next COVER=/dev/null "$1/format-series.sh" "$2" "$3" >"$3.out" 2>&1 &&
+		[ "$(wc -l <"$3.out")" = 1 ] && grep -q "^ERROR \[format\]: the tag fixes is not below HEAD in $2" "$3.out"' \
+	- "$S" "$W" "$TMP/pn2"
+git -C "$R" tag -d stock fixes >/dev/null
 
 # ---- the mail form ----
 SENDER_NAME="José Müller" SENDER_EMAIL="jose@kernel.org" \
@@ -435,6 +457,114 @@ check "series: a fixes series is patches/fixes/KVER/, on stock, [PATCH i/n] (by 
 		[ "$(CGNS_SERIES=fixes series_dir 6.12)" = "$TOP/patches/fixes/6.12" ] &&
 		[ "$(CGNS_SERIES=fixes series_start)" = stock ] &&
 		[ "$(series_args 6.12 fixes)" = "KVER=6.12 VARIANT=fixes" ]' - "$S"
+check "series: a next series is patches/next/KVER/, on fixes, based on stock (by argument and by CGNS_SERIES)" \
+	bash -c '. "$1/lib.sh"; . "$1/lib-series.sh"
+		[ "$(series_of next)" = next ] && [ "$(CGNS_SERIES=next series_of)" = next ] &&
+		[ "$(series_file 7.3 next)" = "$TOP/patches/next/7.3/series" ] &&
+		[ "$(series_dir 7.3 next)" = "$TOP/patches/next/7.3" ] &&
+		[ "$(CGNS_SERIES=next series_dir 6.12)" = "$TOP/patches/next/6.12" ] &&
+		[ "$(series_start next)" = fixes ] && [ "$(CGNS_SERIES=next series_start)" = fixes ] &&
+		[ "$(series_base next)" = stock ] && [ "$(CGNS_SERIES=next series_base)" = stock ] &&
+		[ "$(series_base fixes)" = stock ] && [ "$(series_base)" = base ] &&
+		[ "$(series_title 7.3 next)" = "the 7.3 next series" ] &&
+		[ "$(CGNS_SERIES=next series_title 7.3)" = "the 7.3 next series" ] &&
+		[ "$(series_title 6.12 fixes)" = "the 6.12 fixes series" ] && [ "$(series_title 6.1)" = "the 6.1 series" ] &&
+		[ "$(series_args 7.3 next)" = "KVER=7.3 VARIANT=next" ] &&
+		[ "$(CGNS_SERIES=next series_args 7.3)" = "KVER=7.3 VARIANT=next" ] && [ "$(series_args 6.1)" = KVER=6.1 ]' - "$S"
+check "series: an unknown series is one ERROR line naming the three" \
+	bash -c '. "$1/lib.sh"; . "$1/lib-series.sh"
+		! out=$(series_dir 7.3 nxt 2>&1) && [ "$(echo "$out" | wc -l)" = 1 ] &&
+		echo "$out" | grep -q "^ERROR \[.*\]: unknown series .nxt. (patched: .*; fixes: .*; next: the next series)$"' - "$S"
+# A tree's series and the patches under each one's start (fixtures: tree
+# 9.8 with a fixes and a next series, 9.9 with a next series alone).
+for d in base/9.8 9.8 fixes/9.8 next/9.8 next/9.9; do
+	mkdir -p "$TMP/nx/patches/$d"
+	printf '%s\n' 0001-x.patch >"$TMP/nx/patches/$d/series"
+	touch "$TMP/nx/patches/$d/0001-x.patch"
+done
+check "series: the start of each series is made of the base fixture, nothing, the fixes series" \
+	bash -c '. "$1/lib.sh"; . "$1/lib-series.sh"; TOP=$2
+		[ "$(start_patches 9.8)" = "$2/patches/base/9.8/0001-x.patch" ] &&
+		[ -z "$(start_patches 9.8 fixes)" ] &&
+		[ "$(start_patches 9.8 next)" = "$2/patches/fixes/9.8/0001-x.patch" ] &&
+		[ "$(CGNS_SERIES=next start_patches 9.8)" = "$2/patches/fixes/9.8/0001-x.patch" ]' - "$S" "$TMP/nx"
+check "series: a tree with a fixes and a next series has three series, patched first" \
+	bash -c '. "$1/lib.sh"; . "$1/lib-series.sh"; TOP=$2
+		[ "$(series_variants 9.8 | tr "\n" " ")" = "patched fixes next " ] && check_series 9.8 next &&
+		[ "$(series_variants 9.7 | tr "\n" " ")" = "patched " ]' - "$S" "$TMP/nx"
+check "series: a next series without a fixes series is one ERROR line (check_series, series_variants)" \
+	bash -c '. "$1/lib.sh"; . "$1/lib-series.sh"; TOP=$2
+		for f in "check_series 9.9 next" "series_variants 9.9" "CGNS_SERIES=next check_series 9.9"; do
+			! out=$(eval "$f" 2>&1) && [ "$(echo "$out" | grep -c .)" = 1 ] &&
+			echo "$out" | grep -qx "ERROR \[.*\]: 9.9 has a next series but no fixes series (no patches/fixes/9.9/series): a next series goes on top of the tree.s fixes series" || exit 1
+		done' - "$S" "$TMP/nx"
+check "series: a tree without a next series refuses it in one ERROR line" \
+	bash -c '. "$1/lib.sh"; . "$1/lib-series.sh"; TOP=$2
+		! out=$(check_series 9.7 next 2>&1) && [ "$(echo "$out" | wc -l)" = 1 ] &&
+		echo "$out" | grep -qx "ERROR \[.*\]: 9.7 has no next series (no patches/next/9.7/series; only a tree with one has VARIANT=next)"' - "$S" "$TMP/nx"
+# The next series end to end on a scratch tree 9.9 (a copy of the
+# scripts, whose TOP is X): its files exported from commits made by hand,
+# then prepare-variant.sh makes the fixes and the next tree from them and
+# refresh.sh --check (make roundtrip) exports each series again.
+X=$TMP/e2e
+mkdir -p "$X/scripts" "$X/build/9.9/stock"
+cp "$S"/*.sh "$S"/*.py "$X/scripts/"
+printf '9.9\tlinux-source-9.9\thost\t-\n' >"$X/trees"
+(
+	cd "$X/build/9.9/stock"
+	pipeline_env
+	git init -q . && printf 'one\n' >a.c && printf 'two\n' >b.c && git add a.c b.c
+	git commit -q -m stock && git tag stock
+	git worktree add -q --detach "$TMP/e2ew" stock && cd "$TMP/e2ew"
+	printf 'one\n1\n' >a.c && git commit -q -a -m "a: the first fix" && git tag fixes
+	printf 'two\n2\n' >b.c && git commit -q -a -m "b: the next change"
+	git notes add -m "v2: two lines." HEAD
+	printf 'two\n2\n3\n' >b.c && git commit -q -a -m "b: another next change"
+	tip=$(git rev-parse HEAD)
+	git checkout -q fixes
+	mkdir -p "$X/patches/fixes/9.9" "$X/patches/next/9.9"
+	CGNS_SERIES=fixes COVER=/dev/null "$X/scripts/format-series.sh" . "$X/patches/fixes/9.9"
+	git checkout -q "$tip"
+	CGNS_SERIES=next COVER=/dev/null "$X/scripts/format-series.sh" . "$X/patches/next/9.9"
+	for d in fixes next; do exported_series "$X/patches/$d/9.9" >"$TMP/e2e.series" && mv "$TMP/e2e.series" "$X/patches/$d/9.9/series"; done
+	cd "$X/build/9.9/stock" && git worktree remove --force "$TMP/e2ew" && git tag -d fixes
+) >"$TMP/e2e.log" 2>&1 || { cat "$TMP/e2e.log"; die "could not set up the next series' scratch tree"; }
+export CGNS_TREES=$X/trees DISK_VARIANT_MIB=1
+check "prepare-variant.sh next: stock, the fixes, the next series; the fixes commits are the fixes tree's, tagged fixes" \
+	sh -c '"$1/prepare-variant.sh" 9.9 fixes "$2/fixes" && "$1/prepare-variant.sh" 9.9 next "$2/next" &&
+		[ "$(git -C "$2/next" rev-list --count stock..HEAD)" = 3 ] &&
+		[ "$(git -C "$2/next" rev-parse fixes)" = "$(git -C "$2/fixes" rev-parse HEAD)" ] &&
+		[ "$(git -C "$2/next" log -1 --format=%s fixes)" = "a: the first fix" ] &&
+		[ "$(git -C "$2/next" notes show HEAD~1)" = "v2: two lines." ]' - "$X/scripts" "$X/build/9.9"
+check "refresh.sh --check (make roundtrip) of the fixes and the next series: what the trees export is the files" \
+	sh -c 'CGNS_SERIES=fixes "$1/refresh.sh" --check 9.9 "$2/fixes" && CGNS_SERIES=next "$1/refresh.sh" --check 9.9 "$2/next"' \
+	- "$X/scripts" "$X/build/9.9"
+# make check of a tree with a next series: its kernel right after the
+# fixes kernel, its series checks after the fixes series' (a make that
+# writes down what it is asked and passes).
+printf '%s\n' '#!/bin/sh' 'shift 3; echo "$*" >>"$CK_LOG"' >"$TMP/logmake"
+chmod +x "$TMP/logmake"
+printf '%s\n' "check-variant VARIANT=stock" "check-variant VARIANT=base" "check-variant VARIANT=patched" \
+	"check-variant VARIANT=fixes" "check-variant VARIANT=next" "check-variant VARIANT=patched DEBUG=1" \
+	kselftest-tar check-debian checkpatch kdoc roundtrip mail \
+	"checkpatch VARIANT=fixes" "kdoc VARIANT=fixes" "roundtrip VARIANT=fixes" "mail VARIANT=fixes" \
+	"checkpatch VARIANT=next" "kdoc VARIANT=next" "roundtrip VARIANT=next" "mail VARIANT=next" test-judge |
+	sed 's/$/ KVER=9.9/' >"$TMP/ck.want"
+check "make check KVER=9.9: the next kernel after the fixes kernel, the next series' checks after the fixes'; the default: no kernel" \
+	sh -c 'export CK_LOG=$2/ck.log MAKE=$3 DISK_TREE_MIB=1 DISK_DEBUG_MIB=1 DISK_DEBIAN_MIB=1
+		"$1/check.sh" "$2/ckb" 9.9 >"$2/ck.out" 2>&1 && grep -qx "  9.9 next checkpatch: ok" "$2/ck.out" &&
+		printf "%s\n" test-tooling lint >>"$2/ck.want" && diff "$2/ck.want" "$CK_LOG" &&
+		rm "$CK_LOG" && "$1/check.sh" "$2/ckb" 9.9/series >"$2/ck.out" 2>&1 &&
+		! grep -v -e "^checkpatch" -e "^kdoc" -e "^roundtrip" -e "^mail" -e "^test-" -e "^lint" "$CK_LOG" &&
+		grep -qx "checkpatch VARIANT=next KVER=9.9" "$CK_LOG"' \
+	- "$X/scripts" "$TMP" "$TMP/logmake"
+mv "$X/patches/fixes" "$X/patches/fixes.off"
+check "prepare-variant.sh next on a tree without a fixes series: one ERROR line" \
+	sh -c '! "$1/prepare-variant.sh" 9.9 next "$2/next" >"$2/nofixes.out" 2>&1 && [ "$(wc -l <"$2/nofixes.out")" = 1 ] &&
+		grep -q "^ERROR \[prepare-variant\]: 9.9 has a next series but no fixes series" "$2/nofixes.out"' \
+	- "$X/scripts" "$X/build/9.9"
+unset CGNS_TREES DISK_VARIANT_MIB
+
 # series_version: one more than the newest "Changes since vN:" of the
 # cover letter, 1 without one (fixtures: tree 9.9, its fixes series).
 mkdir -p "$TMP/sv/patches/9.9" "$TMP/sv/patches/fixes/9.9"

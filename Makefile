@@ -40,6 +40,10 @@ SERIES_ENV := CGNS_SERIES=$(SERIES)
 # series_variants); asked only where it is used.
 has_fixes = $(filter fixes,$(shell $(S)/series-variants.sh $(1)))
 has_next  = $(filter next,$(shell $(S)/series-variants.sh $(1)))
+# The tree test_core is built from: that of the last series that adds
+# cases to test_core.c (next, else fixes), or none.
+CORE_SERIES = $(lastword $(filter fixes next,$(shell $(S)/series-variants.sh $(KVER))))
+CORE_TREE   = $(if $(CORE_SERIES),$(KDIR)/$(CORE_SERIES))
 
 # The pipeline's steps run one after the other (each build is parallel
 # inside): a suite must never boot a kernel that is still being built, and
@@ -95,15 +99,16 @@ kernel: config
 	@$(S)/build-kernel.sh $(TREE)
 
 # The selftests are part of the series: built once, from the patched
-# tree, and run on every variant.  A tree with a fixes series builds the
-# kernel's test_core from its fixes tree instead (the fixes add cases to
-# test_core.c), so that every variant runs the same, extended test_core;
-# that tree is prepared here, not built.
+# tree, and run on every variant.  A tree with a fixes or next series
+# builds the kernel's test_core from the tree of the last of them
+# (CORE_TREE: those series add cases to test_core.c), so that every
+# variant runs the same, extended test_core; that tree is prepared here,
+# not built.
 tests: extract
 	@$(S)/prepare-variant.sh $(KVER) patched $(PATCHED)
-	@$(if $(call has_fixes,$(KVER)),$(S)/prepare-variant.sh $(KVER) fixes $(FIXES))
-	@echo "[tests] building the selftests of $(PATCHED)$(if $(call has_fixes,$(KVER)), (test_core: $(FIXES))) into $(TESTOUT)" >&2
-	@$(MAKE) -s -C tests KSRC=$(PATCHED) $(if $(call has_fixes,$(KVER)),TEST_CORE_SRC=$(FIXES)) OUT=$(TESTOUT) || \
+	@$(if $(CORE_SERIES),$(S)/prepare-variant.sh $(KVER) $(CORE_SERIES) $(CORE_TREE))
+	@echo "[tests] building the selftests of $(PATCHED)$(if $(CORE_TREE), (test_core: $(CORE_TREE))) into $(TESTOUT)" >&2
+	@$(MAKE) -s -C tests KSRC=$(PATCHED) $(if $(CORE_TREE),TEST_CORE_SRC=$(CORE_TREE)) OUT=$(TESTOUT) || \
 		{ echo "ERROR [tests]: building the test binaries failed" >&2; exit 1; }
 
 # Always the kernel and tests of this very source: never a stale one.
@@ -134,8 +139,8 @@ check-debian: setup
 shell-debian: kernel
 	@$(S)/setup.sh mmdebstrap e2fsprogs
 	@$(MAKE) -s prepare VARIANT=patched DEBUG=0
-	@$(if $(call has_fixes,$(KVER)),$(S)/prepare-variant.sh $(KVER) fixes $(FIXES))
-	@TEST_CORE_SRC=$(if $(call has_fixes,$(KVER)),$(FIXES)) $(S)/debian-image.sh $(KVER) $(PATCHED) $(DEBIAN_IMAGE) $(CURDIR)/tests/cases $(CURDIR)/tests/debian/cases
+	@$(if $(CORE_SERIES),$(S)/prepare-variant.sh $(KVER) $(CORE_SERIES) $(CORE_TREE))
+	@TEST_CORE_SRC=$(CORE_TREE) $(S)/debian-image.sh $(KVER) $(PATCHED) $(DEBIAN_IMAGE) $(CURDIR)/tests/cases $(CURDIR)/tests/debian/cases
 	@DISK=$(DEBIAN_IMAGE) MEM=2048 $(S)/boot.sh $(BZIMAGE) - /dev/null shell
 
 kernel-path:

@@ -11,8 +11,8 @@
 # line adds the variants up.
 #
 # usage: check-debian.sh KVER KDIR VARIANT...
-#   KDIR: build/KVER (its patched tree gives the selftests; its fixes tree,
-#         where KVER has a fixes series, test_core: debian-image.sh)
+#   KDIR: build/KVER (its patched tree gives the selftests; the tree of
+#         lib-series.sh's test_core_series, if any, test_core: debian-image.sh)
 # env: DEBIAN_TIMEOUT  seconds a guest run may take (default 2400)
 set -eu
 STEP=check-debian
@@ -30,9 +30,10 @@ IMAGE=$KDIR/debian/disk.img
 
 for v in "${variants[@]}"; do check_variant "$v"; done
 core=
-if has_fixes_series "$KVER"; then
-	"$TOP/scripts/prepare-variant.sh" "$KVER" fixes "$KDIR/fixes"
-	core=$KDIR/fixes
+series=$(test_core_series "$KVER")
+if [ -n "$series" ]; then
+	"$TOP/scripts/prepare-variant.sh" "$KVER" "$series" "$KDIR/$series"
+	core=$KDIR/$series
 fi
 # shellcheck disable=SC2086 # CASES: file names
 TEST_CORE_SRC=$core "$TOP/scripts/debian-image.sh" "$KVER" "$KDIR/patched" "$IMAGE" $CASES

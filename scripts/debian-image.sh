@@ -8,8 +8,9 @@
 # document to ttyS1 and reboots.  With cgns.mode=shell the service stays
 # off and root is logged in on the console.  IMAGE.list names the programs
 # the runner runs (for run-suite.sh); the image is made again only when
-# one of its inputs changed.  With TEST_CORE_SRC=tree (the fixes tree of a
-# tree with a fixes series, which adds cases to test_core.c) the
+# one of its inputs changed.  With TEST_CORE_SRC=tree (the tree of the
+# last series that adds cases to test_core.c, lib-series.sh:
+# test_core_series) the
 # tarball's cgroup/test_core is replaced by that tree's, built by its
 # kselftest Makefile: the Debian guest runs the same test_core as the
 # busybox suite.

@@ -125,6 +125,13 @@ series_variants() {
 	! has_series "$1" next || echo next
 }
 
+# The series whose tree tree $1 builds test_core from: the last of
+# series_variants that adds cases to test_core.c (next, else fixes);
+# nothing when it has neither.  The Makefile's CORE_SERIES says the same.
+test_core_series() {
+	series_variants "$1" | grep -x 'fixes\|next' | tail -n 1
+}
+
 # Stop, in one line, unless tree $1 has series $2 (default as series_of),
 # and for a next series the fixes series it goes on.
 check_series() {

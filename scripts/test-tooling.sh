@@ -492,6 +492,13 @@ check "series: a tree with a fixes and a next series has three series, patched f
 	bash -c '. "$1/lib.sh"; . "$1/lib-series.sh"; TOP=$2
 		[ "$(series_variants 9.8 | tr "\n" " ")" = "patched fixes next " ] && check_series 9.8 next &&
 		[ "$(series_variants 9.7 | tr "\n" " ")" = "patched " ]' - "$S" "$TMP/nx"
+mkdir -p "$TMP/nx/patches/fixes/9.6"
+printf '%s\n' 0001-x.patch >"$TMP/nx/patches/fixes/9.6/series"
+check "series: test_core comes from the next tree, else the fixes tree, else none (test_core_series)" \
+	bash -c '. "$1/lib.sh"; . "$1/lib-series.sh"; TOP=$2
+		[ "$(test_core_series 9.8)" = next ] &&
+		[ "$(test_core_series 9.6)" = fixes ] &&
+		[ -z "$(test_core_series 9.7)" ]' - "$S" "$TMP/nx"
 check "series: a next series without a fixes series is one ERROR line (check_series, series_variants)" \
 	bash -c '. "$1/lib.sh"; . "$1/lib-series.sh"; TOP=$2
 		for f in "check_series 9.9 next" "series_variants 9.9" "CGNS_SERIES=next check_series 9.9"; do

@@ -161,7 +161,10 @@ for f in "$OUT/patches"/*.patch; do
 	cat "$OUT/recipients/gm.err" >&2
 	{
 		cat "$OUT/recipients/lists" "$OUT/recipients/gm"
-		awk 'h && $0 == "---" { exit } h && /^Cc: / { print substr($0, 5) } /^$/ { h = 1 }' "$f"
+		# a trailer's "# 5.7+" is for the stable tooling, not an address
+		awk 'h && $0 == "---" { exit }
+			h && /^Cc: / { a = substr($0, 5); sub(/[ \t]*#.*$/, "", a); print a }
+			/^$/ { h = 1 }' "$f"
 	} | uniq_addrs "$TO" | uniq_addrs "$OUT/recipients/sender" >"$f.cc"
 	cat "$f.cc" >>"$OUT/recipients/all"
 done

@@ -406,6 +406,8 @@ MAINT
 		git commit -q -a -m "cgroup: a is 1" -m "Because."
 		printf 'TARGETS += cgroup\nTARGETS += cgroupns\nTARGETS += pstore\n' >tools/testing/selftests/Makefile
 		git commit -q -a -m "selftests: add cgroupns" -m "Tests."
+		printf 'int a = 2;\n' >kernel/cgroup/a.c
+		git commit -q -a -m "cgroup: a is 2" -m "Because." -m "Cc: stable@vger.kernel.org # 5.7+"
 	) >"$TMP/gm.log" 2>&1 || { cat "$TMP/gm.log"; die "could not set up the get_maintainer scratch tree"; }
 	GIT_AUTHOR_NAME="Jane Doe" GIT_AUTHOR_EMAIL="jane.doe@kernel.org" \
 		"$S/mail.sh" 6.1 "$G" "$TMP/mailout" 1 >"$TMP/mail.out" 2>&1 || cat "$TMP/mail.out"
@@ -431,7 +433,11 @@ MAINT
 		pass "mail: the selftests patch Cc:s the selftests people, not pstore (K: on +/- lines only)" ;;
 	*) fail "mail: the selftests patch: $c2" ;;
 	esac
-	if [ "$c0" = "Cc: cgroups@vger.kernel.org,     linux-kernel@vger.kernel.org,     Shuah Khan <shuah@kernel.org>,     linux-kselftest@vger.kernel.org" ]; then
+	c3=$(hdr "$M/0003-cgroup-a-is-2.patch" Cc)
+	if [ "$c3" = "Cc: cgroups@vger.kernel.org,     linux-kernel@vger.kernel.org,     stable@vger.kernel.org" ]; then
+		pass "mail: a Cc: trailer is a recipient without its # comment (stable's 5.7+)"
+	else fail "mail: a Cc: trailer with a # comment: $c3"; fi
+	if [ "$c0" = "Cc: cgroups@vger.kernel.org,     linux-kernel@vger.kernel.org,     Shuah Khan <shuah@kernel.org>,     linux-kselftest@vger.kernel.org,     stable@vger.kernel.org" ]; then
 		pass "mail: the cover letter Cc:s the union"
 	else fail "mail: the cover letter: $c0"; fi
 	check "mail: the cover letter ends with base-commit and b4's change-id" \

@@ -7,6 +7,10 @@
  *
  *	bench: NAME VALUE UNIT		a measurement
  *	bench: NAME skip REASON		not measurable on this kernel
+ *	bench: NAME refused ERRNO	a long-path read failed with ERRNO,
+ *					as it must on a kernel that shows
+ *					no cut path and no path longer
+ *					than PATH_MAX
  *	bench: NAME error REASON	the operation failed, or a read
  *					returned what it must not
  *	bench: done			the last line of a complete run
@@ -26,8 +30,10 @@
  * to 1 MB in /proc/self/cgroup, in the root field of /proc/self/mountinfo
  * and in /proc/self/cpuset.  Each read is checked against the path the
  * chain was made with: the whole path, or, where it is longer than 4095
- * bytes, its first 4095 bytes exactly (upstream's PATH_MAX buffer);
- * anything else is an error.  NAME_bytes is the length of the path read.
+ * bytes, its first 4095 bytes exactly (upstream's PATH_MAX buffer), or
+ * no path at all (ENAMETOOLONG, ERANGE for mountinfo: a kernel that
+ * refuses a path it cannot show whole); anything else is an error.
+ * NAME_bytes is the length of the path read.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -672,6 +678,10 @@ static void fig_proc_long(long k, const char *kind, const char *prefix)
 	snprintf(path, sizeof(path), "/proc/self/%s", kind);
 	write_at(name, f->fd, "cgroup.procs", "0");
 	len = read_file(path);
+	if (len < 0 && errno == ENAMETOOLONG && llen(f) > UPSTREAM_MAX) {
+		out("bench: %s refused ENAMETOOLONG", name);
+		return;
+	}
 	if (len < 0)
 		error(name, path);
 	if (len < (ssize_t)plen + 2 || memcmp(buf, prefix, plen) ||
@@ -723,6 +733,10 @@ static void fig_mountinfo_long(long k)
 	if (mount(".", LMNT, NULL, MS_BIND, NULL) || chdir("/"))
 		error(name, "bind-mount the level");
 	len = read_file("/proc/self/mountinfo");
+	if (len < 0 && errno == ERANGE && llen(f) > UPSTREAM_MAX) {
+		out("bench: %s refused ERANGE", name);
+		return;
+	}
 	if (len < 0)
 		error(name, "/proc/self/mountinfo");
 	/* "ID PARENT MAJ:MIN ROOT MOUNTPOINT ...": the lines on LMNT */

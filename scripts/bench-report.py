@@ -15,7 +15,8 @@ lines.  Prints two tables and a verdict:
   (depth x (name length + 1)), the medians of stock, patched and base,
   patched/stock, base/stock, patched/base, the largest spread, and the
   length of the path each kernel printed (KIND_..._bytes; "full" when it
-  is the whole path);
+  is the whole path, "refused" when the read failed as it must on a
+  kernel that shows no cut path: "bench: NAME refused ERRNO");
 - the largest patched/stock over every cost figure (all but the lengths
   read, *_bytes) and whether it is within the project's acceptance,
   1.005.
@@ -147,7 +148,7 @@ def long_table(order, figures, more):
             def read(v):
                 s = fb.get(v)
                 if not s:
-                    return "-"
+                    return "refused" if f.get("refused", {}).get(v) else "-"
                 return "full" if s["median"] == length else f"{s['median']:.0f}"
             line = (f"{name:<{w}} {length:>7} {fmt(med(f['stock']), 'ns'):>10}"
                     f" {fmt(med(f['patched']), 'ns'):>10} {fmt_ratio(f['patched_over_stock']):>7}"
@@ -206,7 +207,7 @@ def largest(figures, order, variant):
 
 def main():
     runs_dir, out_dir = sys.argv[1], sys.argv[2]
-    boots, order, units = [], [], {}
+    boots, order, units, refused = [], [], {}, {}
     vals = {v: {} for v in VARIANTS}
     for fn in sorted(os.listdir(runs_dir)):
         m = re.match(r"^\d+-(\w+)\.txt$", fn)
@@ -222,6 +223,8 @@ def main():
             if val is not None:
                 units[name] = unit
                 vals[variant].setdefault(name, []).append(val)
+            elif unit.startswith("refused"):
+                refused.setdefault(name, {})[variant] = unit.split()[-1]
 
     table, figures = [], {}
     for name in order:
@@ -233,6 +236,8 @@ def main():
                              base_over_stock=ratio(s["base"], s["stock"]),
                              fixes_over_stock=ratio(s["fixes"], s["stock"]),
                              next_over_stock=ratio(s["next"], s["stock"]))
+        if name in refused:
+            figures[name]["refused"] = refused[name]
         m = LONG.match(name)
         if m:
             figures[name]["path_length"] = int(m.group(3)) * (int(m.group(2)) + 1)

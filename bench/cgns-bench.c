@@ -65,6 +65,7 @@
 #define MNT	"/tmp/bench-mnt"	/* a cgroup2 mount made inside a namespace */
 #define V1	"/tmp/bench-v1"		/* the v1 named hierarchy "bench" */
 #define MAXDEPTH 256
+#define UPSTREAM_MAX 4095		/* upstream's PATH_MAX buffer, less the NUL */
 #define LONG_LEVELS 1024		/* the chain deeper than PATH_MAX */
 #define LONG_NAME 15			/* "/" + 15 bytes = 16 bytes a level */
 #define NS_PIN 10000
@@ -491,6 +492,11 @@ static void fig_long(long d)
 	if (fd < 0 || write(fd, "0", 1) != 1)
 		error(name, "enter");
 	close(fd);
+	if (read_file("/proc/self/cgroup") < 0 && errno == ENAMETOOLONG &&
+	    strlen("/bench/long") + 16 * d > UPSTREAM_MAX) {
+		out("bench: %s refused ENAMETOOLONG", name);
+		return;
+	}
 	time_read(name, "/proc/self/cgroup", 200);
 	len = read_file("/proc/self/cgroup");
 	snprintf(name, sizeof(name), "long_read_d%ld_bytes", d);
@@ -513,7 +519,6 @@ static void fig_long(long d)
  * level's ancestors, per bpf attach type (cgroup_bpf_inherit()).
  */
 #define LMNT	"/tmp/bench-long"	/* the bind mount of a deep level */
-#define UPSTREAM_MAX 4095		/* upstream's PATH_MAX buffer, less the NUL */
 
 struct lchain {
 	int n, levels;

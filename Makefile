@@ -25,7 +25,6 @@ BZIMAGE  := $(TREE)/arch/x86/boot/bzImage
 TESTOUT  := $(KDIR)/tests
 RESULTS  := $(KDIR)/results
 PATCHED  := $(KDIR)/patched
-FIXES    := $(KDIR)/fixes
 
 # The series the series targets (checkpatch, kdoc, roundtrip, refresh,
 # mail, build-each, range-diff) work on: with VARIANT=fixes the tree's
@@ -41,8 +40,8 @@ SERIES_ENV := CGNS_SERIES=$(SERIES)
 has_fixes = $(filter fixes,$(shell $(S)/series-variants.sh $(1)))
 has_next  = $(filter next,$(shell $(S)/series-variants.sh $(1)))
 # The tree test_core is built from: that of the last series that adds
-# cases to test_core.c (next, else fixes), or none.
-CORE_SERIES = $(lastword $(filter fixes next,$(shell $(S)/series-variants.sh $(KVER))))
+# cases to test_core.c (lib-series.sh: test_core_series), or none.
+CORE_SERIES = $(shell bash -c '. $(S)/lib.sh && . $(S)/lib-series.sh && test_core_series $(KVER)')
 CORE_TREE   = $(if $(CORE_SERIES),$(KDIR)/$(CORE_SERIES))
 
 # The pipeline's steps run one after the other (each build is parallel

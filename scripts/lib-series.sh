@@ -127,7 +127,7 @@ series_variants() {
 
 # The series whose tree tree $1 builds test_core from: the last of
 # series_variants that adds cases to test_core.c (next, else fixes);
-# nothing when it has neither.  The Makefile's CORE_SERIES says the same.
+# nothing when it has neither.  The Makefile's CORE_SERIES asks it.
 test_core_series() {
 	series_variants "$1" | grep -x 'fixes\|next' | tail -n 1
 }
